@@ -1,0 +1,40 @@
+// Shared conventions of the Embind glue (the only code that knows about Emscripten).
+//
+// Errors: a binding that fails records the error with fail() and returns undefined (or a non-zero
+// code); the JS side then reads lastError() and throws a NostrError. No C++ exception crosses.
+// Bytes in: std::string (Embind copies a Uint8Array's raw bytes into it). Bytes out: a fresh
+// Uint8Array copy (returning std::string would UTF-8-decode binary data).
+// Hot paths exchange data through a scratch buffer in wasm memory that JS fills directly.
+#pragma once
+#include <emscripten/val.h>
+
+#include <cstdint>
+#include <string>
+
+#include "util/bytes.hpp"
+#include "util/result.hpp"
+
+namespace nostr::bindings {
+
+using emscripten::val;
+
+// Records err as the last error; returns undefined for the binding to return.
+val fail(const error& err);
+int fail_code(const error& err);  // same, returning the numeric code
+
+// Copies n bytes into a new JS Uint8Array.
+val to_uint8array(const std::uint8_t* p, std::size_t n);
+template <std::size_t N>
+val to_uint8array(const std::array<std::uint8_t, N>& a) { return to_uint8array(a.data(), N); }
+
+// Reads exactly 32 bytes from a std::string holding a Uint8Array's bytes.
+bool read32(const std::string& in, bytes32& out);
+
+// Fresh random bytes from the platform CSPRNG (crypto.getRandomValues) through getentropy().
+bytes32 random32();
+void random_fill(std::uint8_t* p, std::size_t n);
+
+// The scratch buffer: grows to at least n bytes; its address is valid until the next grow.
+std::uint8_t* scratch(std::size_t n);
+
+}  // namespace nostr::bindings

@@ -1,0 +1,70 @@
+# libsecp256k1 and a minimal libsodium, compiled from the Debian source packages that
+# scripts/setup.sh fetched (pinned versions, sha256-checked) into third_party/.
+set(NOSTR_THIRD_PARTY "${CMAKE_SOURCE_DIR}/third_party" CACHE PATH "unpacked third-party sources")
+set(SECP_DIR "${NOSTR_THIRD_PARTY}/secp256k1")
+set(SODIUM_DIR "${NOSTR_THIRD_PARTY}/libsodium")
+if(NOT EXISTS "${SECP_DIR}/src/secp256k1.c" OR NOT EXISTS "${SODIUM_DIR}/src/libsodium")
+  message(FATAL_ERROR "third-party sources missing: run scripts/setup.sh first")
+endif()
+
+# --- libsecp256k1 0.2.0: three translation units, no config header.
+add_library(secp256k1 STATIC
+  ${SECP_DIR}/src/secp256k1.c
+  ${SECP_DIR}/src/precomputed_ecmult.c
+  ${SECP_DIR}/src/precomputed_ecmult_gen.c)
+target_include_directories(secp256k1 SYSTEM PUBLIC ${SECP_DIR}/include PRIVATE ${SECP_DIR}/src ${SECP_DIR})
+target_compile_definitions(secp256k1 PRIVATE
+  ENABLE_MODULE_SCHNORRSIG=1 ENABLE_MODULE_EXTRAKEYS=1 ENABLE_MODULE_ECDH=1 ECMULT_GEN_PREC_BITS=4)
+if(EMSCRIPTEN)
+  # Window 8: window 15 adds ~1 MB of incompressible tables to the wasm for a gain within noise.
+  # wasm32 has __int128 only through __multi3 calls: 64-bit limbs are ~3x faster there.
+  target_compile_definitions(secp256k1 PRIVATE ECMULT_WINDOW_SIZE=8 USE_FORCE_WIDEMUL_INT64=1)
+else()
+  target_compile_definitions(secp256k1 PRIVATE ECMULT_WINDOW_SIZE=15)
+endif()
+target_compile_options(secp256k1 PRIVATE -w)
+
+# --- libsodium 1.0.18, only what NIP-44 needs: SHA-256, HMAC-SHA256, ChaCha20, constant-time compare.
+set(SODIUM_SRC "${SODIUM_DIR}/src/libsodium")
+file(GLOB SODIUM_SOURCES
+  ${SODIUM_SRC}/crypto_hash/sha256/*.c
+  ${SODIUM_SRC}/crypto_hash/sha256/cp/*.c
+  ${SODIUM_SRC}/crypto_auth/hmacsha256/*.c
+  ${SODIUM_SRC}/crypto_stream/chacha20/*.c
+  ${SODIUM_SRC}/crypto_stream/chacha20/ref/*.c
+  ${SODIUM_SRC}/crypto_verify/sodium/*.c
+  ${SODIUM_SRC}/sodium/utils.c
+  ${SODIUM_SRC}/sodium/runtime.c
+  ${SODIUM_SRC}/randombytes/randombytes.c
+  ${SODIUM_SRC}/randombytes/sysrandom/*.c
+  ${SODIUM_SRC}/randombytes/internal/*.c)
+add_library(sodium STATIC ${SODIUM_SOURCES} ${CMAKE_SOURCE_DIR}/src/crypto/sodium_misuse.c)
+# version.h includes "export.h" by a relative path, so it is generated into a copy of include/.
+set(SODIUM_INC "${CMAKE_BINARY_DIR}/sodium-inc")
+file(COPY ${SODIUM_SRC}/include/ DESTINATION ${SODIUM_INC})
+set(SODIUM_LIBRARY_VERSION_MAJOR 10)
+set(SODIUM_LIBRARY_VERSION_MINOR 3)
+set(VERSION 1.0.18)
+set(SODIUM_LIBRARY_MINIMAL_DEF "#define SODIUM_LIBRARY_MINIMAL 1")
+configure_file(${SODIUM_SRC}/include/sodium/version.h.in ${SODIUM_INC}/sodium/version.h @ONLY)
+# Only the umbrella-free headers are public: include/sodium has core.h, utils.h... that would
+# clash with project headers, so callers include "sodium/crypto_*.h" by path.
+target_include_directories(sodium SYSTEM PUBLIC ${SODIUM_INC} PRIVATE ${SODIUM_INC}/sodium)
+target_compile_definitions(sodium PUBLIC SODIUM_STATIC=1
+  PRIVATE CONFIGURED=1 MINIMAL=1 NATIVE_LITTLE_ENDIAN=1 HAVE_STDINT_H=1 HAVE_INTTYPES_H=1)
+if(NOT EMSCRIPTEN)
+  target_compile_definitions(sodium PRIVATE HAVE_TI_MODE=1 HAVE_PTHREAD=1 HAVE_SYS_RANDOM_H=1 HAVE_GETRANDOM=1)
+endif()
+target_compile_options(sodium PRIVATE -w)
+
+# --- nlohmann/json from Debian. Under emcmake find_package only searches the Emscripten sysroot,
+# so the headers are copied into the build tree (never into the repository).
+add_library(nlohmann_json_headers INTERFACE)
+if(EMSCRIPTEN)
+  file(COPY /usr/include/nlohmann DESTINATION ${CMAKE_BINARY_DIR}/nlohmann-inc)
+  target_include_directories(nlohmann_json_headers SYSTEM INTERFACE ${CMAKE_BINARY_DIR}/nlohmann-inc)
+else()
+  find_package(nlohmann_json 3.11 CONFIG REQUIRED)
+  target_link_libraries(nlohmann_json_headers INTERFACE nlohmann_json::nlohmann_json)
+endif()
+target_compile_definitions(nlohmann_json_headers INTERFACE JSON_NOEXCEPTION=1)

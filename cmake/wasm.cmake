@@ -1,0 +1,26 @@
+# The WASM module: the core plus the Embind glue in bindings/, as an ES module factory
+# (createCore) and a .wasm beside it, written to dist/. A SINGLE_FILE twin embeds the .wasm
+# for bundlers that do not copy assets.
+file(GLOB NOSTR_BINDING_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/bindings/*.cpp)
+set(NOSTR_DIST_DIR "${CMAKE_SOURCE_DIR}/dist" CACHE PATH "where the built module goes")
+
+set(NOSTR_WASM_LINK_FLAGS
+  -O3 --bind -fno-exceptions
+  -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createCore
+  # web,worker only: the Node entry passes wasmBinary itself (with node here, the ES6 output
+  # references __dirname, which ESM does not have).
+  -sENVIRONMENT=web,worker
+  -sFILESYSTEM=0 -sALLOW_MEMORY_GROWTH=1
+  -sDYNAMIC_EXECUTION=0
+  -sEXPORTED_RUNTIME_METHODS=[]
+)
+
+foreach(variant core core-single)
+  add_executable(${variant} ${NOSTR_BINDING_SOURCES})
+  target_link_libraries(${variant} PRIVATE nostr_core secp256k1 sodium)
+  target_compile_options(${variant} PRIVATE -Wall -Wextra -fno-exceptions)
+  target_link_options(${variant} PRIVATE ${NOSTR_WASM_LINK_FLAGS})
+  set_target_properties(${variant} PROPERTIES SUFFIX ".mjs" RUNTIME_OUTPUT_DIRECTORY ${NOSTR_DIST_DIR})
+endforeach()
+target_link_options(core-single PRIVATE -sSINGLE_FILE=1)
+target_compile_options(nostr_core PRIVATE -O3)

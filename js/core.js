@@ -1,0 +1,76 @@
+// Owns the one WASM instance. The entry point (index.node.js or index.browser.js) supplies the
+// platform's loader; everything else calls core() after `await init()`.
+import { NostrError } from './errors.js';
+
+let loader = null;
+let instance = null;
+let pending = null;
+
+export function setLoader(fn) {
+  loader = fn;
+}
+
+/** Loads and compiles the WASM module once; later calls return the same promise. */
+export function init() {
+  if (instance) return Promise.resolve();
+  if (!pending) {
+    pending = loader().then(
+      (m) => {
+        instance = m;
+      },
+      (err) => {
+        pending = null;
+        throw new NostrError('INIT_FAILED', `could not load the WASM core: ${err && err.message}`, { cause: err });
+      },
+    );
+  }
+  return pending;
+}
+
+export function isReady() {
+  return instance !== null;
+}
+
+export function core() {
+  if (instance === null) throw new NostrError('NOT_INITIALIZED', 'call `await init()` before using nostr-agents');
+  return instance;
+}
+
+/** Throws the error the last failing core call recorded. */
+export function throwLastError() {
+  const { code, message } = instance.lastError();
+  throw new NostrError(code, message);
+}
+
+/** Throws unless `code` (a core return value) is 0. */
+export function check(code) {
+  if (code !== 0) throwLastError();
+}
+
+/** Returns `value`, or throws the recorded error when a core call returned undefined. */
+export function checked(value) {
+  if (value === undefined) throwLastError();
+  return value;
+}
+
+const encoder = new TextEncoder();
+
+/** Heap view, refreshed after memory growth. */
+export function heap() {
+  return instance.HEAPU8;
+}
+
+/**
+ * Writes a string as UTF-8 into the scratch buffer at `offset`; returns the byte length written.
+ */
+export function writeScratch(text, offset = 0) {
+  const max = offset + text.length * 3;
+  const ptr = instance.scratch(max);
+  const view = instance.HEAPU8.subarray(ptr + offset, ptr + max);
+  return encoder.encodeInto(text, view).written;
+}
+
+export function scratchBytes(offset, length) {
+  const ptr = instance.scratch(offset + length);
+  return instance.HEAPU8.subarray(ptr + offset, ptr + offset + length);
+}

@@ -1,0 +1,141 @@
+// NIP-01 events on plain objects, interchangeable with nostr-tools' NostrEvent.
+import { core, check, checked, writeScratch, scratchBytes } from './core.js';
+import { NostrError } from './errors.js';
+import { bytesToHex, isHex32, isHex64 } from './hex.js';
+
+export const verifiedSymbol = Symbol('verified');
+
+// The pubkey slot of a serialization, filled in by the core when signing.
+const PUBKEY_PLACEHOLDER = '0'.repeat(64);
+
+function isTags(tags) {
+  if (!Array.isArray(tags)) return false;
+  for (const t of tags) {
+    if (!Array.isArray(t)) return false;
+    for (const v of t) if (typeof v !== 'string') return false;
+  }
+  return true;
+}
+
+function isKind(k) {
+  return Number.isInteger(k) && k >= 0 && k <= 65535;
+}
+
+function isTimestamp(t) {
+  return Number.isSafeInteger(t) && t >= 0;
+}
+
+/** Throws a NostrError INVALID_EVENT naming the first field of a template that is wrong. */
+function checkTemplate(t) {
+  if (t === null || typeof t !== 'object') throw new NostrError('INVALID_EVENT', 'event must be an object');
+  if (!isKind(t.kind)) throw new NostrError('INVALID_EVENT', 'kind must be an integer from 0 to 65535');
+  if (!isTimestamp(t.created_at)) throw new NostrError('INVALID_EVENT', 'created_at must be a non-negative integer');
+  if (!isTags(t.tags)) throw new NostrError('INVALID_EVENT', 'tags must be an array of arrays of strings');
+  if (typeof t.content !== 'string') throw new NostrError('INVALID_EVENT', 'content must be a string');
+}
+
+/** The NIP-01 serialization whose sha256 is the event id. */
+export function serializeEvent(evt) {
+  checkTemplate(evt);
+  if (!isHex32(evt.pubkey)) throw new NostrError('INVALID_EVENT', 'pubkey must be 64 lowercase hex characters');
+  return JSON.stringify([0, evt.pubkey, evt.created_at, evt.kind, evt.tags, evt.content]);
+}
+
+/** Hex id of an event (signed or not). */
+export function getEventHash(evt) {
+  const len = writeScratch(serializeEvent(evt));
+  core().hashScratch(len);
+  return bytesToHex(scratchBytes(0, 32));
+}
+
+/** True when the event has every field in the right shape (no hashing, no signature check). */
+export function validateEvent(evt) {
+  if (evt === null || typeof evt !== 'object') return false;
+  return (
+    isKind(evt.kind) &&
+    isTimestamp(evt.created_at) &&
+    isTags(evt.tags) &&
+    typeof evt.content === 'string' &&
+    isHex32(evt.pubkey)
+  );
+}
+
+function signWith(t, sign) {
+  checkTemplate(t);
+  const ser = JSON.stringify([0, PUBKEY_PLACEHOLDER, t.created_at, t.kind, t.tags, t.content]);
+  check(sign(writeScratch(ser)));
+  const out = scratchBytes(0, 128);
+  const evt = {
+    kind: t.kind,
+    tags: t.tags,
+    content: t.content,
+    created_at: t.created_at,
+    pubkey: bytesToHex(out.subarray(0, 32)),
+    id: bytesToHex(out.subarray(32, 64)),
+    sig: bytesToHex(out.subarray(64, 128)),
+  };
+  return evt;
+}
+
+function asSecretKey(sk) {
+  if (!(sk instanceof Uint8Array) || sk.length !== 32)
+    throw new NostrError('INVALID_SECRET_KEY', 'secret key must be a Uint8Array of 32 bytes');
+  return sk;
+}
+
+/** Signs a template with a secret key: returns a new event with pubkey, id and sig. */
+export function finalizeEvent(t, secretKey) {
+  asSecretKey(secretKey);
+  return signWith(t, (len) => core().finalizeScratch(secretKey, len));
+}
+
+/** Signs with a key held in wasm memory (LocalSigner's handle). */
+export function signWithHandle(t, handle) {
+  return signWith(t, (len) => core().keySignScratch(handle, len));
+}
+
+/** Result of a full verification: undefined when valid, else the NostrError. */
+export function verifyEventError(evt) {
+  if (evt === null || typeof evt !== 'object')
+    return new NostrError('INVALID_EVENT', 'event must be an object');
+  if (!isHex32(evt.id) || !isHex32(evt.pubkey) || !isHex64(evt.sig))
+    return new NostrError('INVALID_EVENT', 'id, pubkey and sig must be lowercase hex of 32, 32 and 64 bytes');
+  if (!isKind(evt.kind) || !isTimestamp(evt.created_at) || !isTags(evt.tags) || typeof evt.content !== 'string')
+    return new NostrError('INVALID_EVENT', 'kind, created_at, tags or content has the wrong type');
+  const ser = JSON.stringify([0, evt.pubkey, evt.created_at, evt.kind, evt.tags, evt.content]);
+  const c = core();
+  const head = evt.id + evt.pubkey + evt.sig; // 256 ASCII bytes
+  writeScratch(head, 0);
+  const len = writeScratch(ser, 256);
+  const code = c.verifyScratch(len);
+  if (code === 0) return undefined;
+  const { code: name, message } = c.lastError();
+  return new NostrError(name, message);
+}
+
+/** True when id, signature and shape are all valid. Never throws. */
+export function verifyEvent(evt) {
+  try {
+    return verifyEventError(evt) === undefined;
+  } catch {
+    return false;
+  }
+}
+
+/** Throws a NostrError (INVALID_EVENT, ID_MISMATCH, INVALID_SIGNATURE) unless the event is valid. */
+export function assertEvent(evt) {
+  const err = verifyEventError(evt);
+  if (err) throw err;
+  return evt;
+}
+
+/** NIP-01 filter matching, done by the core. */
+export function matchFilter(filter, evt) {
+  const r = core().matchFilterJson(JSON.stringify(filter), JSON.stringify(evt));
+  if (r < 0) checked(undefined);
+  return r === 1;
+}
+
+export function matchFilters(filters, evt) {
+  return filters.some((f) => matchFilter(f, evt));
+}

@@ -1,0 +1,2 @@
+// nip13: filled in by its own change.
+export {};

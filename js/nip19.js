@@ -1,0 +1,2 @@
+// nip19: filled in by its own change.
+export {};

@@ -1,0 +1,2 @@
+// nip40: filled in by its own change.
+export {};

@@ -1,0 +1,2 @@
+// nip44: filled in by its own change.
+export {};

@@ -1,0 +1,2 @@
+// nip59: filled in by its own change.
+export {};

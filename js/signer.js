@@ -1,0 +1,2 @@
+// Signers: filled in by its own change.
+export {};

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Every test: native GoogleTest (plain and ASan+UBSan), the package through the real WASM with
+# node --test, the TypeScript declarations, and the packed tarball in Node and headless Chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/build.sh
+jobs=$(nproc)
+
+echo "== native tests (ctest)"
+(cd build/native && ctest --output-on-failure -j"$jobs")
+
+if [ "${NOSTR_SKIP_SANITIZE:-0}" != 1 ]; then
+  echo "== native tests under ASan + UBSan (clang-14)"
+  [ -f build/asan/CMakeCache.txt ] || CC=clang-14 CXX=clang++-14 cmake -S . -B build/asan \
+    -DCMAKE_BUILD_TYPE=Debug -DNOSTR_SANITIZE=ON >/dev/null
+  cmake --build build/asan -j"$jobs"
+  (cd build/asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j"$jobs")
+fi
+
+echo "== TypeScript declarations"
+npx tsc -p tests/types/tsconfig.json
+
+echo "== package tests (node --test)"
+node --test --test-concurrency="$jobs" tests/js/

@@ -1,0 +1,95 @@
+#include "crypto/secp256k1.hpp"
+
+#include <secp256k1.h>
+#include <secp256k1_ecdh.h>
+#include <secp256k1_extrakeys.h>
+#include <secp256k1_schnorrsig.h>
+
+#include <cstring>
+
+namespace nostr::crypto {
+namespace {
+
+static_assert(sizeof(secp256k1_keypair) == 96, "keypair layout");
+
+secp256k1_context* ctx() {
+  static secp256k1_context* c = secp256k1_context_create(SECP256K1_CONTEXT_NONE);
+  return c;
+}
+
+// NIP-44 wants the raw x coordinate, not libsecp256k1's default SHA-256 of the point.
+int copy_x(unsigned char* out, const unsigned char* x32, const unsigned char*, void*) {
+  std::memcpy(out, x32, 32);
+  return 1;
+}
+
+}  // namespace
+
+void seed_context(const bytes32& seed) {
+  if (secp256k1_context_randomize(ctx(), seed.data()) != 1) return;  // cannot fail for a valid context
+}
+
+bool secret_key_valid(const bytes32& sk) { return secp256k1_ec_seckey_verify(ctx(), sk.data()) == 1; }
+
+result<bytes32> xonly_public_key(const bytes32& sk) {
+  auto kp = keypair::from_secret(sk);
+  if (!kp) return kp.err();
+  return kp->public_key();
+}
+
+bool xonly_public_key_valid(const bytes32& pub) {
+  secp256k1_xonly_pubkey pk;
+  return secp256k1_xonly_pubkey_parse(ctx(), &pk, pub.data()) == 1;
+}
+
+result<keypair> keypair::from_secret(const bytes32& sk) {
+  keypair out;
+  auto* kp = reinterpret_cast<secp256k1_keypair*>(out.kp_);
+  if (secp256k1_keypair_create(ctx(), kp, sk.data()) != 1)
+    return make_error(errc::invalid_secret_key, "secret key is zero or not below the curve order");
+  secp256k1_xonly_pubkey xpk;
+  // Neither call can fail for a keypair that keypair_create accepted.
+  if (secp256k1_keypair_xonly_pub(ctx(), &xpk, nullptr, kp) != 1 ||
+      secp256k1_xonly_pubkey_serialize(ctx(), out.pub_.data(), &xpk) != 1)
+    return make_error(errc::internal, "x-only key extraction failed");
+  return out;
+}
+
+keypair::~keypair() { secure_zero(kp_, sizeof kp_); }
+
+bytes64 keypair::sign32(const bytes32& msg, const bytes32& aux) const {
+  bytes64 sig{};
+  (void)secp256k1_schnorrsig_sign32(ctx(), sig.data(), msg.data(), reinterpret_cast<const secp256k1_keypair*>(kp_),
+                                    aux.data());
+  return sig;
+}
+
+bytes64 keypair::sign(const std::uint8_t* msg, std::size_t len, const bytes32& aux) const {
+  bytes64 sig{};
+  secp256k1_schnorrsig_extraparams extra = SECP256K1_SCHNORRSIG_EXTRAPARAMS_INIT;
+  extra.ndata = const_cast<std::uint8_t*>(aux.data());
+  (void)secp256k1_schnorrsig_sign_custom(ctx(), sig.data(), msg, len,
+                                         reinterpret_cast<const secp256k1_keypair*>(kp_), &extra);
+  return sig;
+}
+
+bool schnorr_verify(const bytes64& sig, const std::uint8_t* msg, std::size_t len, const bytes32& pub) {
+  secp256k1_xonly_pubkey pk;
+  if (secp256k1_xonly_pubkey_parse(ctx(), &pk, pub.data()) != 1) return false;
+  return secp256k1_schnorrsig_verify(ctx(), sig.data(), msg, len, &pk) == 1;
+}
+
+result<bytes32> ecdh_xonly(const bytes32& sk, const bytes32& pub) {
+  unsigned char compressed[33];
+  compressed[0] = 0x02;
+  std::memcpy(compressed + 1, pub.data(), 32);
+  secp256k1_pubkey point;
+  if (secp256k1_ec_pubkey_parse(ctx(), &point, compressed, sizeof compressed) != 1)
+    return make_error(errc::invalid_public_key, "public key is not an x coordinate on the curve");
+  bytes32 x{};
+  if (secp256k1_ecdh(ctx(), x.data(), &point, sk.data(), copy_x, nullptr) != 1)
+    return make_error(errc::invalid_secret_key, "secret key is zero or not below the curve order");
+  return x;
+}
+
+}  // namespace nostr::crypto

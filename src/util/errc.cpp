@@ -1,0 +1,16 @@
+#include "util/errc.hpp"
+
+namespace nostr {
+
+const char* errc_name(errc code) {
+  switch (code) {
+#define NOSTR_ERRC_CASE(name, str) \
+  case errc::name:                 \
+    return str;
+    NOSTR_ERRC_LIST(NOSTR_ERRC_CASE)
+#undef NOSTR_ERRC_CASE
+  }
+  return "INTERNAL";
+}
+
+}  // namespace nostr

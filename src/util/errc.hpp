@@ -1,0 +1,61 @@
+// The closed set of error codes the core reports. Their string names are part of the public API
+// (they become NostrError.code in JS), so a name never changes once released.
+#pragma once
+#include <cstdint>
+
+namespace nostr {
+
+#define NOSTR_ERRC_LIST(X)                                                                   \
+  X(ok, "OK")                                                                                \
+  /* encoding */                                                                             \
+  X(invalid_hex, "INVALID_HEX")                                                              \
+  X(invalid_length, "INVALID_LENGTH")                                                        \
+  X(invalid_json, "INVALID_JSON")                                                            \
+  X(invalid_utf8, "INVALID_UTF8")                                                            \
+  /* keys and signatures */                                                                  \
+  X(invalid_secret_key, "INVALID_SECRET_KEY")                                                \
+  X(invalid_public_key, "INVALID_PUBLIC_KEY")                                                \
+  X(invalid_signature, "INVALID_SIGNATURE")                                                  \
+  /* events (NIP-01) */                                                                      \
+  X(invalid_event, "INVALID_EVENT")                                                          \
+  X(id_mismatch, "ID_MISMATCH")                                                              \
+  X(invalid_filter, "INVALID_FILTER")                                                        \
+  /* NIP-19 */                                                                               \
+  X(bech32_checksum, "BECH32_CHECKSUM")                                                      \
+  X(bech32_invalid, "BECH32_INVALID")                                                        \
+  X(bech32_prefix, "BECH32_PREFIX")                                                          \
+  X(bech32_length, "BECH32_LENGTH")                                                          \
+  X(tlv_invalid, "TLV_INVALID")                                                              \
+  /* NIP-44 */                                                                               \
+  X(nip44_unknown_version, "NIP44_UNKNOWN_VERSION")                                          \
+  X(nip44_invalid_payload, "NIP44_INVALID_PAYLOAD")                                          \
+  X(nip44_invalid_mac, "NIP44_INVALID_MAC")                                                  \
+  X(nip44_invalid_padding, "NIP44_INVALID_PADDING")                                          \
+  X(nip44_invalid_plaintext_length, "NIP44_INVALID_PLAINTEXT_LENGTH")                        \
+  /* NIP-59 */                                                                               \
+  X(nip59_not_gift_wrap, "NIP59_NOT_GIFT_WRAP")                                              \
+  X(nip59_invalid_seal, "NIP59_INVALID_SEAL")                                                \
+  X(nip59_seal_signature, "NIP59_SEAL_SIGNATURE")                                            \
+  X(nip59_invalid_rumor, "NIP59_INVALID_RUMOR")                                              \
+  X(nip59_author_mismatch, "NIP59_AUTHOR_MISMATCH")                                          \
+  X(nip59_rumor_id_mismatch, "NIP59_RUMOR_ID_MISMATCH")                                      \
+  X(nip59_not_for_recipient, "NIP59_NOT_FOR_RECIPIENT")                                      \
+  /* NIP-13 */                                                                               \
+  X(pow_invalid_target, "POW_INVALID_TARGET")                                                \
+  X(pow_exhausted, "POW_EXHAUSTED")                                                          \
+  /* NIP-40 */                                                                               \
+  X(invalid_expiration, "INVALID_EXPIRATION")                                                \
+  /* misuse by the local caller */                                                           \
+  X(invalid_argument, "INVALID_ARGUMENT")                                                    \
+  X(internal, "INTERNAL")
+
+enum class errc : std::uint16_t {
+#define NOSTR_ERRC_ENUM(name, str) name,
+  NOSTR_ERRC_LIST(NOSTR_ERRC_ENUM)
+#undef NOSTR_ERRC_ENUM
+};
+
+// Stable upper-snake name of a code, e.g. "INVALID_HEX".
+const char* errc_name(errc code);
+
+}  // namespace nostr

@@ -1,0 +1,28 @@
+// Shared by the package tests: the package as users import it, initialized once.
+import * as nostr from 'nostr-agents';
+
+await nostr.init();
+
+export { nostr };
+export const vectorsDir = new URL('../../../shared/vectors/', import.meta.url);
+
+/** Deterministic pseudo-random source for generating many test cases (not for keys in production). */
+export function prng(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A random string mixing ASCII, escapes, controls and multi-byte characters. */
+export function randomText(rand, maxLen = 40) {
+  const pool = ['a', 'Z', ' ', '"', '\\', '\n', '\r', '\t', '\b', '\f', '\u0001', '\u001f', '\u007f', 'é', '€', '💜', '/', '<', '\u2028'];
+  let s = '';
+  const n = Math.floor(rand() * maxLen);
+  for (let i = 0; i < n; i++) s += pool[Math.floor(rand() * pool.length)];
+  return s;
+}
