@@ -13,7 +13,7 @@ namespace nostr::nip_xx::json_checks {
 
 using nlohmann::json;
 
-// Integral numbers within int64 (larger integral values are refused: no field needs them).
+// Integral numbers (2 and 2.0 alike); values beyond int64 saturate.
 bool as_integer(const json& v, std::int64_t& out);
 
 inline error schema_error(std::string detail) { return make_error(errc::xx_invalid_schema, std::move(detail)); }
