@@ -1,6 +1,7 @@
 #include "nips/nip19.hpp"
 
 #include <cstring>
+#include <type_traits>
 
 #include "nips/bech32.hpp"
 
