@@ -108,17 +108,20 @@ int key_decrypt_scratch(int handle, std::size_t m) {
   return decrypt_scratch_with(**ck, 64, m);
 }
 
-val conversation_key(const std::string& sk_bytes, const std::string& pub_hex) {
-  secret32 sk;
-  if (!read32(sk_bytes, sk.b)) return fail(make_error(errc::invalid_secret_key, "secret key must be 32 bytes"));
+// Scratch holds the secret key at [0,32) and the peer's hex public key at [32,96); the secret
+// is read and wiped there (no Embind string copy of it is left in freed heap memory), and the
+// conversation key is written to [0,32) for JS to copy out and wipe. Returns 0 or errc.
+int conversation_key_scratch() {
+  std::uint8_t* s = scratch(96);
+  secret32 sk = take_key(s);
   bytes32 pub;
-  if (!hex::decode_to(pub_hex, pub.data(), 32))
-    return fail(make_error(errc::invalid_public_key, "public key must be 64 hex characters"));
+  if (!read_pubkey_hex(s + 32, pub))
+    return fail_code(make_error(errc::invalid_public_key, "public key must be 64 hex characters"));
   auto ck = nip44::get_conversation_key(sk.b, pub);
-  if (!ck) return fail(ck.err());
-  secret32 out(*ck);
+  if (!ck) return fail_code(ck.err());
+  std::memcpy(s, ck->data(), 32);
   secure_zero(*ck);
-  return to_uint8array(out.b);
+  return 0;
 }
 
 }  // namespace
@@ -128,7 +131,7 @@ EMSCRIPTEN_BINDINGS(nip44) {
   emscripten::function("nip44DecryptScratch", &decrypt_scratch);
   emscripten::function("nip44KeyEncryptScratch", &key_encrypt_scratch);
   emscripten::function("nip44KeyDecryptScratch", &key_decrypt_scratch);
-  emscripten::function("nip44ConversationKey", &conversation_key);
+  emscripten::function("nip44ConversationKeyScratch", &conversation_key_scratch);
 }
 
 }  // namespace nostr::bindings
