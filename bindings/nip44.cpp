@@ -3,10 +3,11 @@
 // payload or the plaintext back from the start of the buffer. No large string crosses Embind.
 //
 // Encrypt layout: [0,32) conversation key (wiped on entry), [32,64) nonce, [64,128) the peer's
-// hex public key (handle variant only), plaintext at kEncPlaintext = 167. The raw payload is built in place just before and around the plaintext
-// (version and nonce, then the 2- or 6-byte prefix), its base64 written after it, then moved to
-// offset 0. Decrypt layout: [0,32) conversation key (wiped on entry), payload at 32, decoded in
-// place; the plaintext is moved to offset 0.
+// hex public key (handle variant only), plaintext at kEncPlaintext = 167. The raw payload is
+// built in place around the plaintext (version and nonce, then the 2- or 6-byte prefix, before
+// it; padding and MAC after it), its base64 written after that, then moved to offset 0.
+// Decrypt layout: [0,32) conversation key (wiped on entry), payload at 32, decoded in place;
+// the plaintext is moved to offset 0. js/nip44.js mirrors these offsets.
 #include <emscripten/bind.h>
 
 #include <climits>
@@ -36,8 +37,8 @@ secret32 take_key(std::uint8_t* s) {
   return ck;
 }
 
-// Scratch holds n plaintext bytes at kEncPlaintext and the nonce at kNonceAt. JS draws the nonce
-// with one crypto.getRandomValues call: Emscripten 3.1.6's getentropy() makes one call per byte,
+// Scratch holds n plaintext bytes at kEncPlaintext and the nonce at kNonceAt. JS draws nonces
+// (crypto.getRandomValues, pooled): Emscripten 3.1.6's getentropy() makes one JS call per byte,
 // which cost more than the whole encryption of 1 KiB. Returns the base64 length (the payload is
 // at scratch offset 0), or -errc.
 int encrypt_scratch_with(const bytes32& ck, std::size_t n) {
