@@ -172,34 +172,42 @@ result<void> check_wrap(const event& wrap) {
 
 // --- All-local paths
 
+result<event> wrap(const event& rumor, const crypto::keypair& author, const bytes32& seal_conversation_key,
+                   std::string_view recipient_pubkey_hex, std::int64_t now, const wrap_randomness& rnd,
+                   const tag_list& extra_tags) {
+  if (now < 0) return make_error(errc::invalid_argument, "now must be non-negative");
+  bytes32 recipient{};
+  if (!parse_pubkey(recipient_pubkey_hex, recipient))
+    return make_error(errc::invalid_public_key, "recipient must be 64 lowercase hex characters");
+  auto wrap_key = crypto::keypair::from_secret(rnd.wrap_secret);
+  if (!wrap_key) return wrap_key.err();
+  // Derive the one-time conversation key first: an off-curve recipient fails before any signing.
+  auto wrap_ck = nip44::get_conversation_key(rnd.wrap_secret, recipient);
+  if (!wrap_ck) return wrap_ck.err();
+  secret32 wrap_conv(*wrap_ck);
+  secure_zero(*wrap_ck);
+  auto seal = create_seal(rumor, author, seal_conversation_key, rnd.seal_nonce, rnd.seal_aux,
+                          random_past(now, rnd.seal_tweak));
+  if (!seal) return seal.err();
+  return create_wrap(*seal, recipient_pubkey_hex, *wrap_key, wrap_conv.b, rnd.wrap_nonce, rnd.wrap_aux,
+                     random_past(now, rnd.wrap_tweak), extra_tags);
+}
+
 result<event> wrap(const event& rumor, const bytes32& author_sk, std::string_view recipient_pubkey_hex,
                    std::int64_t now, const wrap_randomness& rnd, const tag_list& extra_tags) {
-  if (now < 0) return make_error(errc::invalid_argument, "now must be non-negative");
   bytes32 recipient{};
   if (!parse_pubkey(recipient_pubkey_hex, recipient))
     return make_error(errc::invalid_public_key, "recipient must be 64 lowercase hex characters");
   auto author = crypto::keypair::from_secret(author_sk);
   if (!author) return author.err();
-  auto wrap_key = crypto::keypair::from_secret(rnd.wrap_secret);
-  if (!wrap_key) return wrap_key.err();
-
-  auto seal_ck = nip44::get_conversation_key(author_sk, recipient);
-  if (!seal_ck) return seal_ck.err();
-  secret32 seal_key(*seal_ck);
-  secure_zero(*seal_ck);
-  auto seal = create_seal(rumor, *author, seal_key.b, rnd.seal_nonce, rnd.seal_aux, random_past(now, rnd.seal_tweak));
-  if (!seal) return seal.err();
-
-  auto wrap_ck = nip44::get_conversation_key(rnd.wrap_secret, recipient);
-  if (!wrap_ck) return wrap_ck.err();
-  secret32 wrap_conv(*wrap_ck);
-  secure_zero(*wrap_ck);
-  return create_wrap(*seal, recipient_pubkey_hex, *wrap_key, wrap_conv.b, rnd.wrap_nonce, rnd.wrap_aux,
-                     random_past(now, rnd.wrap_tweak), extra_tags);
+  auto ck = nip44::get_conversation_key(author_sk, recipient);
+  if (!ck) return ck.err();
+  secret32 seal_conv(*ck);
+  secure_zero(*ck);
+  return wrap(rumor, *author, seal_conv.b, recipient_pubkey_hex, now, rnd, extra_tags);
 }
 
-// open_wrap after check_wrap (unwrap checks first, then derives the key).
-static result<event> open_checked_wrap(const event& wrap, const bytes32& conversation_key) {
+result<event> open_checked_wrap(const event& wrap, const bytes32& conversation_key) {
   auto seal_json = nip44::decrypt(wrap.content, conversation_key);
   if (!seal_json) return seal_json.err();
   return parse_seal(*seal_json);
@@ -227,13 +235,12 @@ result<event> open_seal(const event& seal, const bytes32& conversation_key, std:
   return open_rumor(*rumor_json, seal, recipient_pubkey_hex, options);
 }
 
-result<unwrapped> unwrap(const event& wrap, const bytes32& recipient_sk, const unwrap_options& options) {
-  if (!crypto::secret_key_valid(recipient_sk))
-    return make_error(errc::invalid_secret_key, "secret key is zero or not below the curve order");
+result<unwrapped> unwrap(const event& wrap, const conversation_key_fn& conversation_key,
+                         std::string_view recipient_pubkey_hex, const unwrap_options& options) {
   NOSTR_TRY(check_wrap(wrap));
   bytes32 peer{};
   (void)hex::decode_to(wrap.pubkey, peer.data(), 32);  // shape checked by check_wrap
-  auto ck = nip44::get_conversation_key(recipient_sk, peer);
+  auto ck = conversation_key(peer);
   if (!ck) return ck.err();
   secret32 wrap_conv(*ck);
   secure_zero(*ck);
@@ -241,19 +248,26 @@ result<unwrapped> unwrap(const event& wrap, const bytes32& recipient_sk, const u
   if (!seal) return seal.err();
 
   (void)hex::decode_to(seal->pubkey, peer.data(), 32);  // shape checked by parse_seal
-  auto ck2 = nip44::get_conversation_key(recipient_sk, peer);
+  auto ck2 = conversation_key(peer);
   if (!ck2) return ck2.err();
   secret32 seal_conv(*ck2);
   secure_zero(*ck2);
+  auto rumor = open_seal(*seal, seal_conv.b, recipient_pubkey_hex, options);
+  if (!rumor) return rumor.err();
+  return unwrapped{std::move(*rumor), std::move(*seal)};
+}
+
+result<unwrapped> unwrap(const event& wrap, const bytes32& recipient_sk, const unwrap_options& options) {
+  if (!crypto::secret_key_valid(recipient_sk))
+    return make_error(errc::invalid_secret_key, "secret key is zero or not below the curve order");
   std::string me;  // only the recipient-tag check needs our pubkey (one more point multiplication)
   if (options.require_recipient_tag) {
     auto pub = crypto::xonly_public_key(recipient_sk);
     if (!pub) return pub.err();
     me = hex::encode(*pub);
   }
-  auto rumor = open_seal(*seal, seal_conv.b, me, options);
-  if (!rumor) return rumor.err();
-  return unwrapped{std::move(*rumor), std::move(*seal)};
+  return unwrap(
+      wrap, [&](const bytes32& peer) { return nip44::get_conversation_key(recipient_sk, peer); }, me, options);
 }
 
 }  // namespace nostr::nip59

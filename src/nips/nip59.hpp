@@ -9,6 +9,7 @@
 //   (`seal_template`, `check_seal`, `parse_seal`, `open_rumor`, `create_wrap`).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -92,8 +93,14 @@ struct wrap_randomness {
   ~wrap_randomness();
 };
 
-// rumor (from `rumor`, authored by `author`) -> seal -> wrap to `recipient_pubkey_hex`.
-// `now` must be non-negative. The rumor must have been created with the author's pubkey.
+// rumor -> seal (signed by `author`, encrypted under `seal_conversation_key`, the author-recipient
+// NIP-44 key) -> wrap to `recipient_pubkey_hex`. `now` must be non-negative; the rumor must carry
+// the author's pubkey and its own id (create_rumor).
+result<event> wrap(const event& rumor, const crypto::keypair& author, const bytes32& seal_conversation_key,
+                   std::string_view recipient_pubkey_hex, std::int64_t now, const wrap_randomness& rnd,
+                   const tag_list& extra_tags = {});
+
+// The same with the author's secret key at hand.
 result<event> wrap(const event& rumor, const bytes32& author_sk, std::string_view recipient_pubkey_hex,
                    std::int64_t now, const wrap_randomness& rnd, const tag_list& extra_tags = {});
 
@@ -122,7 +129,16 @@ result<event> open_seal(const event& seal, const bytes32& conversation_key, std:
 result<event> open_rumor(std::string_view rumor_json, const event& seal, std::string_view recipient_pubkey_hex,
                          const unwrap_options& options = {});
 
-// wrap -> seal -> rumor with the recipient's secret key.
+// The recipient's NIP-44 conversation key with a peer (x-only public key), from wherever the
+// recipient's secret lives (a key handle keeps it, and a cache of these, out of reach).
+using conversation_key_fn = std::function<result<bytes32>(const bytes32& peer)>;
+
+// wrap -> seal -> rumor. check_wrap runs before any key is derived.
+// recipient_pubkey_hex is only read by the recipient-tag check.
+result<unwrapped> unwrap(const event& wrap, const conversation_key_fn& conversation_key,
+                         std::string_view recipient_pubkey_hex, const unwrap_options& options = {});
+
+// The same with the recipient's secret key at hand.
 result<unwrapped> unwrap(const event& wrap, const bytes32& recipient_sk, const unwrap_options& options = {});
 
 }  // namespace nostr::nip59

@@ -441,3 +441,35 @@ TEST(nip59_test, signer_steps_compose_to_the_same_result) {
   ASSERT_TRUE(all.ok());
   EXPECT_EQ(all->rumor.id, rumor.id);
 }
+
+TEST(nip59_test, unwrap_through_a_conversation_key_provider) {
+  test_rng rng{6};
+  party author(rng.next_key()), recipient(rng.next_key());
+  event rumor = nip59::create_rumor(note("keys elsewhere", {{"p", recipient.pub}}), author.pub);
+  nip59::wrap_randomness rnd;
+  rng.fill(rnd);
+  auto w = nip59::wrap(rumor, author.kp(), author.ck(recipient.pub), recipient.pub, kNow, rnd);
+  ASSERT_TRUE(w.ok()) << w.err().detail;
+
+  std::vector<std::string> peers;
+  auto provider = [&](const bytes32& peer) -> result<bytes32> {
+    peers.push_back(hex::encode(peer));
+    return nip44::get_conversation_key(recipient.sk, peer);
+  };
+  auto out = nip59::unwrap(*w, provider, recipient.pub, {true});
+  ASSERT_TRUE(out.ok()) << out.err().detail;
+  EXPECT_EQ(out->rumor.id, rumor.id);
+  // First the one-time wrap key, then the author's key.
+  ASSERT_EQ(peers.size(), 2u);
+  EXPECT_EQ(peers[0], w->pubkey);
+  EXPECT_EQ(peers[1], author.pub);
+
+  // A provider error passes through; a wrap that fails its checks never reaches the provider.
+  auto refusing = [&](const bytes32&) -> result<bytes32> { return make_error(errc::invalid_argument, "no key"); };
+  EXPECT_EQ(nip59::unwrap(*w, refusing, recipient.pub).code(), errc::invalid_argument);
+  peers.clear();
+  event not_wrap = *w;
+  not_wrap.kind = 4;
+  EXPECT_EQ(nip59::unwrap(not_wrap, provider, recipient.pub).code(), errc::nip59_not_gift_wrap);
+  EXPECT_TRUE(peers.empty());
+}
