@@ -7,6 +7,7 @@ import * as tools from 'nostr-tools/pure';
 import * as tools59 from 'nostr-tools/nip59';
 import { v2 as tools44 } from 'nostr-tools/nip44';
 import { nostr, prng, randomText, vectorsDir } from './helpers.js';
+import { core } from '../../js/core.js';
 
 const { nip59, LocalSigner, Nip07Signer } = nostr;
 const spec = JSON.parse(readFileSync(new URL('nips-spec-examples.json', vectorsDir), 'utf8')).nip59;
@@ -365,4 +366,25 @@ test('the cached copy of a reused key is wiped when its array is garbage-collect
   });
   assert.equal(r.stderr, '');
   assert.equal(r.stdout.trim(), 'wiped');
+});
+
+test('secret keys pass through the wiped slot: nothing is left there, on success or failure', () => {
+  const c = core();
+  const slotIsZero = () => c.HEAPU8.subarray(c.secretSlot(), c.secretSlot() + 32).every((b) => b === 0);
+  const sk = nostr.generateSecretKey();
+  const b = nostr.generateSecretKey();
+  const bp = nostr.getPublicKey(b);
+  const w = nip59.wrapEvent({ kind: 14, content: 'x' }, sk, bp);
+  assert.ok(slotIsZero(), 'after wrapEvent');
+  nip59.unwrapEvent(w, b);
+  assert.ok(slotIsZero(), 'after unwrapEvent');
+  nip59.createSeal(nip59.createRumor({ kind: 1 }, sk), sk, bp);
+  assert.ok(slotIsZero(), 'after createSeal');
+  // Failures inside the core, after the key was handed over.
+  assert.throws(() => nip59.wrapEvent({ kind: 14, content: 'x' }, sk.slice(), 'f'.repeat(64)));
+  assert.ok(slotIsZero(), 'after a failed wrapEvent');
+  assert.throws(() => nip59.unwrapEvent({ ...w, kind: 1 }, b.slice()));
+  assert.ok(slotIsZero(), 'after a failed unwrapEvent');
+  assert.throws(() => nip59.createSeal(nip59.createRumor({ kind: 1 }, b), sk.slice(), bp));
+  assert.ok(slotIsZero(), 'after a failed createSeal');
 });
