@@ -97,7 +97,7 @@ function reusedKeyHandle(sk) {
   putSecret(sk);
   const handle = core().keyCreate();
   if (handle <= 0) return 0; // an invalid key: the direct path reports it
-  const fresh = { handle, copy: sk.slice() };
+  const fresh = { handle, copy: new Uint8Array(sk) }; // a copy even for a Buffer (whose slice() is a view)
   keyHandles.set(sk, fresh);
   keyRegistry.register(sk, fresh, fresh);
   return handle;

@@ -339,6 +339,13 @@ test('a secret key passed repeatedly is cached, but a changed or wiped array is 
   assert.equal(nip59.unwrapEvent(forK2, r).content, 'to k2');
   r.fill(0);
   throwsCode(() => nip59.unwrapEvent(forK2, r), 'INVALID_SECRET_KEY', 'wiped recipient key');
+
+  // A Node Buffer (slice() returns a view, not a copy) is compared and kept apart the same way.
+  const buf = Buffer.from(k1);
+  for (let i = 0; i < 3; i++) assert.equal(sealAuthor(nip59.wrapEvent({ kind: 14, content: 'e' }, buf, bp)), nostr.getPublicKey(k1));
+  buf.set(k2);
+  assert.equal(sealAuthor(nip59.wrapEvent({ kind: 14, content: 'f' }, buf, bp)), nostr.getPublicKey(k2));
+  assert.deepEqual(new Uint8Array(buf), k2, "the caller's array is never wiped by the cache");
 });
 
 test('the cached copy of a reused key is wiped when its array is garbage-collected', () => {
