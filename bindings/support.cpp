@@ -1,5 +1,7 @@
 #include "support.hpp"
 
+#include "crypto/secp256k1.hpp"
+
 #include <emscripten/bind.h>
 #include <unistd.h>
 
@@ -20,6 +22,10 @@ val last_error() {
 }
 
 std::uintptr_t scratch_ptr(std::size_t n) { return reinterpret_cast<std::uintptr_t>(scratch(n)); }
+
+// Called once by init(): builds the curve tables and blinds the signing context with fresh
+// randomness, so that "ready" means the first operation is as fast as every later one.
+void prepare() { crypto::seed_context(random32()); }
 
 }  // namespace
 
@@ -67,6 +73,7 @@ EMSCRIPTEN_BINDINGS(support) {
   emscripten::function("lastError", &last_error);
   emscripten::function("errorName", +[](int code) { return std::string(errc_name(static_cast<errc>(code))); });
   emscripten::function("scratch", &scratch_ptr);
+  emscripten::function("prepare", &prepare);
 }
 
 }  // namespace nostr::bindings

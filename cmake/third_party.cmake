@@ -7,20 +7,21 @@ if(NOT EXISTS "${SECP_DIR}/src/secp256k1.c" OR NOT EXISTS "${SODIUM_DIR}/src/lib
   message(FATAL_ERROR "third-party sources missing: run scripts/setup.sh first")
 endif()
 
-# --- libsecp256k1 0.2.0: three translation units, no config header.
+# --- libsecp256k1 0.2.0: secp256k1.c, no config header. Its precomputed tables are computed at
+# start-up by our src/crypto/secp256k1_tables.c instead of being compiled in (72 KB less wasm).
 add_library(secp256k1 STATIC
   ${SECP_DIR}/src/secp256k1.c
-  ${SECP_DIR}/src/precomputed_ecmult.c
-  ${SECP_DIR}/src/precomputed_ecmult_gen.c)
+  ${CMAKE_SOURCE_DIR}/src/crypto/secp256k1_tables.c)
 target_include_directories(secp256k1 SYSTEM PUBLIC ${SECP_DIR}/include PRIVATE ${SECP_DIR}/src ${SECP_DIR})
+# Table sizes cost start-up time and memory, not download size (the tables are computed).
+set(NOSTR_ECMULT_WINDOW_SIZE 8 CACHE STRING "libsecp256k1 verification window (2..15)")
+set(NOSTR_ECMULT_GEN_PREC_BITS 4 CACHE STRING "libsecp256k1 signing table bits (2, 4 or 8)")
 target_compile_definitions(secp256k1 PRIVATE
-  ENABLE_MODULE_SCHNORRSIG=1 ENABLE_MODULE_EXTRAKEYS=1 ENABLE_MODULE_ECDH=1 ECMULT_GEN_PREC_BITS=4)
+  ENABLE_MODULE_SCHNORRSIG=1 ENABLE_MODULE_EXTRAKEYS=1 ENABLE_MODULE_ECDH=1
+  ECMULT_WINDOW_SIZE=${NOSTR_ECMULT_WINDOW_SIZE} ECMULT_GEN_PREC_BITS=${NOSTR_ECMULT_GEN_PREC_BITS})
 if(EMSCRIPTEN)
-  # Window 8: window 15 adds ~1 MB of incompressible tables to the wasm for a gain within noise.
   # wasm32 has __int128 only through __multi3 calls: 64-bit limbs are ~3x faster there.
-  target_compile_definitions(secp256k1 PRIVATE ECMULT_WINDOW_SIZE=8 USE_FORCE_WIDEMUL_INT64=1)
-else()
-  target_compile_definitions(secp256k1 PRIVATE ECMULT_WINDOW_SIZE=15)
+  target_compile_definitions(secp256k1 PRIVATE USE_FORCE_WIDEMUL_INT64=1)
 endif()
 target_compile_options(secp256k1 PRIVATE -w)
 

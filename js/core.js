@@ -16,6 +16,7 @@ export function init() {
   if (!pending) {
     pending = loader().then(
       (m) => {
+        m.prepare();
         instance = m;
       },
       (err) => {

@@ -7,13 +7,20 @@
 
 #include <cstring>
 
+extern "C" void nostr_secp256k1_compute_tables(void);  // src/crypto/secp256k1_tables.c
+
 namespace nostr::crypto {
 namespace {
 
 static_assert(sizeof(secp256k1_keypair) == 96, "keypair layout");
 
+secp256k1_context* create_context() {
+  nostr_secp256k1_compute_tables();  // the tables must exist before any point multiplication
+  return secp256k1_context_create(SECP256K1_CONTEXT_NONE);
+}
+
 secp256k1_context* ctx() {
-  static secp256k1_context* c = secp256k1_context_create(SECP256K1_CONTEXT_NONE);
+  static secp256k1_context* c = create_context();
   return c;
 }
 

@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# The main job: builds what is missing, then runs the demo.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+NOSTR_SKIP_NATIVE=1 bash scripts/build.sh >/dev/null
+exec node examples/quickstart.mjs
