@@ -11,6 +11,8 @@
 //   node bench/run.mjs --only sign,verify rows whose key starts with one of the names
 //   node bench/run.mjs --rounds 7 --budget 0.5   rounds per row, seconds per library per round
 //   node bench/run.mjs --json FILE        also write the raw numbers as JSON
+//   node bench/run.mjs --clock cpu        time by process CPU time instead of wall time (steadier
+//                                         on a busy machine; counts GC and compiler threads too)
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -25,7 +27,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 // ---------------------------------------------------------------- options
 function parseArgs(argv) {
-  const o = { quick: false, only: null, rounds: null, budget: null, json: null, initRuns: null };
+  const o = { quick: false, only: null, rounds: null, budget: null, json: null, initRuns: null, clock: 'wall' };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const val = () => {
@@ -39,6 +41,10 @@ function parseArgs(argv) {
     else if (a.startsWith('--budget')) o.budget = Number(val());
     else if (a.startsWith('--init-runs')) o.initRuns = Number(val());
     else if (a.startsWith('--json')) o.json = val();
+    else if (a.startsWith('--clock')) {
+      o.clock = val();
+      if (o.clock !== 'wall' && o.clock !== 'cpu') throw new Error('--clock is wall or cpu');
+    }
     else if (a === '--help' || a === '-h') {
       console.log(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(0, 14).join('\n'));
       process.exit(0);
@@ -53,7 +59,12 @@ const opts = parseArgs(process.argv.slice(2));
 const selected = (key) => !opts.only || opts.only.some((p) => key === p || key.startsWith(p));
 
 // ---------------------------------------------------------------- timing
-const now = () => performance.now();
+const wallNow = () => performance.now();
+const cpuNow = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+const now = opts.clock === 'cpu' ? cpuNow : wallNow;
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
@@ -282,24 +293,25 @@ function renderTable(rows, results, init, sizes, meta) {
 
 // ---------------------------------------------------------------- main
 async function main() {
-  const t0 = now();
+  const t0 = wallNow();
+  const load0 = os.loadavg()[0];
   const libs = await loadLibraries();
   const fixtures = await import('./fixtures.mjs').then((m) => m.makeFixtures(libs, { quick: opts.quick }));
   const rows = makeCases(libs, fixtures);
   const results = {};
   for (const row of rows) {
     if (!selected(row.key)) continue;
-    const tr = now();
+    const tr = wallNow();
     process.stderr.write(`bench: ${row.key} ...`);
     results[row.key] = await measureRow(row);
-    process.stderr.write(` ${((now() - tr) / 1000).toFixed(1)} s\n`);
+    process.stderr.write(` ${((wallNow() - tr) / 1000).toFixed(1)} s\n`);
   }
   let init = null;
   if (selected('init')) {
-    const tr = now();
+    const tr = wallNow();
     process.stderr.write('bench: init ...');
     init = await measureInit();
-    process.stderr.write(` ${((now() - tr) / 1000).toFixed(1)} s\n`);
+    process.stderr.write(` ${((wallNow() - tr) / 1000).toFixed(1)} s\n`);
   }
   const sizes = selected('size') ? measureSizes() : null;
 
@@ -310,7 +322,8 @@ async function main() {
   const versions = libs.versions;
   const meta = [
     `Node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'} × ${os.cpus().length}, ${new Date().toISOString().slice(0, 10)}, commit ${commit || '?'}` +
-      `${opts.quick ? ', **--quick (not representative)**' : ''}; ${opts.rounds} rounds, ~${opts.budget} s per library per round.`,
+      `${opts.quick ? ', **--quick (not representative)**' : ''}; ${opts.rounds} rounds, ~${opts.budget} s per library per round, ${opts.clock} clock;` +
+      ` load average ${load0.toFixed(1)} at start, ${os.loadavg()[0].toFixed(1)} at end.`,
     `Peers: ${Object.entries(versions).map(([k, v]) => `${k} ${v}`).join(', ')}.`,
   ].join('\n');
   const md = renderTable(rows, results, init, sizes, meta);
@@ -318,7 +331,7 @@ async function main() {
   mkdirSync(join(ROOT, 'build'), { recursive: true });
   writeFileSync(join(ROOT, 'build/bench-results.md'), md + '\n');
   if (opts.json) writeFileSync(opts.json, JSON.stringify({ results, init, sizes }, null, 2));
-  process.stderr.write(`bench: wrote build/bench-results.md (${((now() - t0) / 1000).toFixed(1)} s)\n`);
+  process.stderr.write(`bench: wrote build/bench-results.md (${((wallNow() - t0) / 1000).toFixed(1)} s)\n`);
 }
 
 await main();
