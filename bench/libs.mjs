@@ -1,6 +1,7 @@
 // Loads the four libraries once, in this process.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 
 export const LIBS = ['ours', 'nostr-tools', 'nostr-wasm', 'rust-nostr'];
 export const PEERS = LIBS.slice(1);
@@ -22,12 +23,12 @@ function versionOf(pkg) {
   return '?';
 }
 
-export async function loadLibraries() {
-  const ours = await import('../js/index.node.js');
+export async function loadLibraries(oursDir) {
+  const ours = await import(pathToFileURL(`${oursDir}/js/index.node.js`).href);
   await ours.init();
   // The internal module that owns the instance (same module instance as the entry uses): gives
   // the raw-text verify path of the core, `verifyJson`, which the public API does not expose yet.
-  const oursCore = await import('../js/core.js');
+  const oursCore = await import(pathToFileURL(`${oursDir}/js/core.js`).href);
 
   const nt = await import('nostr-tools');
 

@@ -11,6 +11,8 @@
 //   node bench/run.mjs --only sign,verify rows whose key starts with one of the names
 //   node bench/run.mjs --rounds 7 --budget 0.5   rounds per row, seconds per library per round
 //   node bench/run.mjs --json FILE        also write the raw numbers as JSON
+//   node bench/run.mjs --ours DIR         benchmark another copy of the package (DIR/js, DIR/dist),
+//                                         e.g. a patched build, against the same peers
 //   node bench/run.mjs --clock cpu        time by process CPU time instead of wall time (steadier
 //                                         on a busy machine; counts GC and compiler threads too)
 import { spawnSync } from 'node:child_process';
@@ -27,7 +29,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 // ---------------------------------------------------------------- options
 function parseArgs(argv) {
-  const o = { quick: false, only: null, rounds: null, budget: null, json: null, initRuns: null, clock: 'wall' };
+  const o = { quick: false, only: null, rounds: null, budget: null, json: null, initRuns: null, clock: 'wall', ours: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const val = () => {
@@ -41,6 +43,7 @@ function parseArgs(argv) {
     else if (a.startsWith('--budget')) o.budget = Number(val());
     else if (a.startsWith('--init-runs')) o.initRuns = Number(val());
     else if (a.startsWith('--json')) o.json = val();
+    else if (a.startsWith('--ours')) o.ours = val();
     else if (a.startsWith('--clock')) {
       o.clock = val();
       if (o.clock !== 'wall' && o.clock !== 'cpu') throw new Error('--clock is wall or cpu');
@@ -56,6 +59,7 @@ function parseArgs(argv) {
   return o;
 }
 const opts = parseArgs(process.argv.slice(2));
+const OURS = resolve(opts.ours ?? ROOT);
 const selected = (key) => !opts.only || opts.only.some((p) => key === p || key.startsWith(p));
 
 // ---------------------------------------------------------------- timing
@@ -128,8 +132,8 @@ async function measureRow(row) {
 
 // ---------------------------------------------------------------- init-to-ready (child processes)
 const INIT_SCRIPTS = {
-  ours: `const m = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'js/index.node.js')).href)}); await m.init();`,
-  'ours (single-file)': `const m = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'js/index.single.js')).href)}); await m.init();`,
+  ours: `const m = await import(${JSON.stringify(pathToFileURL(join(OURS, 'js/index.node.js')).href)}); await m.init();`,
+  'ours (single-file)': `const m = await import(${JSON.stringify(pathToFileURL(join(OURS, 'js/index.single.js')).href)}); await m.init();`,
   'nostr-tools': `const m = await import('nostr-tools'); m.getPublicKey(m.generateSecretKey());`,
   'nostr-wasm': `const m = await import('nostr-wasm'); const nw = await m.initNostrWasm(); nw.getPublicKey(nw.generateSecretKey());`,
   'rust-nostr': `const m = (await import('@rust-nostr/nostr-sdk')).default; await m.loadWasmAsync(); m.Keys.generate().publicKey;`,
@@ -182,10 +186,10 @@ function importGraph(entry) {
 function measureSizes() {
   const gz = (buf) => gzipSync(buf, { level: 9 }).length;
   const bundle = (entry, extra) => {
-    const files = [...importGraph(join(ROOT, entry)), ...extra.map((f) => join(ROOT, f))];
+    const files = [...importGraph(join(OURS, entry)), ...extra.map((f) => join(OURS, f))];
     const rows = files.map((f) => {
       const buf = readFileSync(f);
-      return { file: relative(ROOT, f), raw: buf.length, gz: gz(buf) };
+      return { file: relative(OURS, f), raw: buf.length, gz: gz(buf) };
     });
     const sum = (k) => rows.reduce((a, r) => a + r[k], 0);
     return { files: rows, raw: sum('raw'), gz: sum('gz') };
@@ -222,6 +226,11 @@ const fmtRatio = (ours, peer) => {
   return typeof peer === 'object' ? String(ours) : 'n/a';
 };
 const kb = (b) => `${(b / 1000).toFixed(1)} KB`;
+const describe = (b) => {
+  const js = b.files.filter((f) => f.file.startsWith('js/')).length;
+  const dist = b.files.filter((f) => !f.file.startsWith('js/')).map((f) => f.file);
+  return `${dist.join(' + ')} + ${js} js/*.js; gzip -9 per file`;
+};
 
 function targetCell(row, res) {
   const t = row.target;
@@ -269,10 +278,10 @@ function renderTable(rows, results, init, sizes, meta) {
     const s = sizes.split;
     const pass = s.gz <= 120000 ? '✅' : '❌';
     L.push(
-      `| browser bytes (split: ${s.files.map((f) => f.file).join(', ')}) | ${kb(s.raw)} raw · **${kb(s.gz)} gz** | | | | | | | ≤ 120 KB gz: ${pass} ${kb(s.gz)} |`,
+      `| browser bytes, split build (${describe(s)}) | ${kb(s.raw)} raw · **${kb(s.gz)} gz** | | | | | | | ≤ 120 KB gz: ${pass} ${kb(s.gz)} |`,
     );
     const g = sizes.single;
-    L.push(`| browser bytes (single-file: ${g.files.length} files) | ${kb(g.raw)} raw · ${kb(g.gz)} gz | | | | | | | |`);
+    L.push(`| browser bytes, single-file build (${describe(g)}) | ${kb(g.raw)} raw · ${kb(g.gz)} gz | | | | | | | |`);
   }
   L.push('');
   L.push('Cells: time per op · throughput (median over rounds). Ratios: ours / peer throughput, > 1 = we are faster.');
@@ -284,7 +293,7 @@ function renderTable(rows, results, init, sizes, meta) {
   for (const [mark, text] of notes) L.push(`${mark} ${text}`);
   if (sizes) {
     L.push('');
-    L.push('Browser bytes per file (gzip -9 each, summed):');
+    L.push('Browser bytes per file (KB = 1000 B; gzip -9 each, summed):');
     for (const [name, b] of Object.entries(sizes))
       for (const f of b.files) L.push(`- ${name}: \`${f.file}\` ${f.raw} B raw, ${f.gz} B gz`);
   }
@@ -295,7 +304,7 @@ function renderTable(rows, results, init, sizes, meta) {
 async function main() {
   const t0 = wallNow();
   const load0 = os.loadavg()[0];
-  const libs = await loadLibraries();
+  const libs = await loadLibraries(OURS);
   const fixtures = await import('./fixtures.mjs').then((m) => m.makeFixtures(libs, { quick: opts.quick }));
   const rows = makeCases(libs, fixtures);
   const results = {};
@@ -324,7 +333,7 @@ async function main() {
     `Node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'} × ${os.cpus().length}, ${new Date().toISOString().slice(0, 10)}, commit ${commit || '?'}` +
       `${opts.quick ? ', **--quick (not representative)**' : ''}; ${opts.rounds} rounds, ~${opts.budget} s per library per round, ${opts.clock} clock;` +
       ` load average ${load0.toFixed(1)} at start, ${os.loadavg()[0].toFixed(1)} at end.`,
-    `Peers: ${Object.entries(versions).map(([k, v]) => `${k} ${v}`).join(', ')}.`,
+    `${OURS === ROOT ? '' : `Ours from ${OURS}. `}Peers: ${Object.entries(versions).map(([k, v]) => `${k} ${v}`).join(', ')}.`,
   ].join('\n');
   const md = renderTable(rows, results, init, sizes, meta);
   console.log(md);
