@@ -5,6 +5,7 @@
 
 const NOTES = {
   rustJson: { mark: '‡', text: 'rust-nostr takes a JS event object in through `Event.fromJson(JSON.stringify(obj))` (its objects live in wasm); `.free()` after use.' },
+  oursSigner: { mark: '◊', text: 'ours through a `LocalSigner` (key pair and conversation keys cached in wasm per handle), the counterpart of rust-nostr\'s `Keys` / `NostrSigner`; async API, awaited one by one.' },
   rustNoCache: { mark: '†', text: 'rust-nostr has no cached-conversation-key API: `nip44Encrypt/Decrypt(secretKey, publicKey, …)` repeats the ECDH on every call.' },
   rustAsync: { mark: '§', text: 'rust-nostr gift wrap/unwrap are async (`EventBuilder.giftWrap`, `UnwrappedGift.fromGiftWrap` with a `NostrSigner.keys` signer); awaited one by one.' },
   rustPow: { mark: '¶', text: 'rust-nostr PoW is `EventBuilder.textNote(…).pow(12).signWithKeys(keys)`: it also signs (one Schnorr signature, small next to ~4096 hashes).' },
@@ -82,6 +83,7 @@ export function makeCases(libs, fx) {
   rows.push({
     key: 'sign',
     title: 'sign (finalizeEvent, short note)',
+    target: { label: '≥3× rust', peer: 'rust-nostr', min: 3 },
     impl: {
       ours: (n) => () => {
         for (let i = 0; i < n; i++) ours.finalizeEvent(note(i), fx.senderSk);
@@ -110,10 +112,40 @@ export function makeCases(libs, fx) {
     },
   });
 
+  // The same op through a held key: ours LocalSigner (key pair kept in wasm) against rust-nostr
+  // signWithKeys (Keys keeps its key pair too). nostr-tools and nostr-wasm have no such object.
+  const hasSigner = typeof ours.LocalSigner === 'function';
+  const oursSigner = hasSigner ? new ours.LocalSigner(fx.senderSk) : null;
+  const oursRecipientSigner = hasSigner ? new ours.LocalSigner(fx.recipientSk) : null;
+  rows.push({
+    key: 'sign-signer',
+    title: 'sign, held key (ours `LocalSigner.signEvent`, awaited)',
+    notes: { ours: NOTES.oursSigner },
+    target: { label: '≥3× rust', peer: 'rust-nostr', min: 3 },
+    impl: {
+      ours: hasSigner
+        ? (n) => async () => {
+            for (let i = 0; i < n; i++) await oursSigner.signEvent(note(i));
+          }
+        : PENDING,
+      'nostr-tools': 'n/a',
+      'nostr-wasm': 'n/a',
+      'rust-nostr': (n) => () => {
+        for (let i = 0; i < n; i++) rust.EventBuilder.textNote(`hello nostr, this is short note #${i}`).signWithKeys(rSenderKeys).free();
+      },
+    },
+    check: async (lib) => {
+      if (lib !== 'ours') return;
+      const e = await oursSigner.signEvent(note(3));
+      assert(nt.verifyEvent({ ...e }) && e.pubkey === fx.senderPub, 'LocalSigner signature verifies with nostr-tools');
+    },
+  });
+
   // ------------------------------------------------------------ verify
   rows.push({
     key: 'verify',
     title: 'verify (fresh event object each op)',
+    target: { label: '≥3× rust', peer: 'rust-nostr', min: 3 },
     notes: { 'rust-nostr': NOTES.rustJson },
     impl: {
       ours: (n) => {
@@ -422,6 +454,58 @@ export function makeCases(libs, fx) {
         ev.free();
       }
       assert(kind === 14 && content === fx.rumorContent, `${lib} unwraps the rumor`);
+    },
+  });
+
+  // Gift wrap / unwrap through held keys: ours LocalSigner (cached key pair and conversation
+  // keys: a repeat sender or recipient costs no ECDH) against rust-nostr's NostrSigner.keys path,
+  // which is the same as the row above.
+  rows.push({
+    key: 'wrap-signer',
+    title: 'NIP-59 gift wrap, held key (ours `LocalSigner`)',
+    notes: { ours: NOTES.oursSigner, 'rust-nostr': NOTES.rustAsync },
+    target: { label: '≥3× rust', peer: 'rust-nostr', min: 3 },
+    weight: 1.5,
+    impl: {
+      ours: oursNip59 && hasSigner
+        ? (n) => async () => {
+            for (let i = 0; i < n; i++) await ours.nip59.wrapEvent(rumorTemplate(), oursSigner, fx.recipientPub);
+          }
+        : PENDING,
+      'nostr-tools': 'n/a',
+      'nostr-wasm': 'n/a',
+      'rust-nostr': rows.find((r) => r.key === 'wrap').impl['rust-nostr'],
+    },
+    check: async (lib) => {
+      if (lib !== 'ours') return;
+      const w = await ours.nip59.wrapEvent(rumorTemplate(), oursSigner, fx.recipientPub);
+      const rumor = nt.nip59.unwrapEvent(w, fx.recipientSk);
+      assert(rumor.kind === 14 && rumor.content === fx.rumorContent && rumor.pubkey === fx.senderPub, 'LocalSigner wrap unwraps with nostr-tools');
+    },
+  });
+  rows.push({
+    key: 'unwrap-signer',
+    title: 'NIP-59 unwrap, held key (ours `LocalSigner`)',
+    notes: { ours: NOTES.oursSigner, 'rust-nostr': NOTES.rustAsync },
+    target: { label: '≥3× rust', peer: 'rust-nostr', min: 3 },
+    weight: 1.5,
+    impl: {
+      ours: oursNip59 && hasSigner
+        ? (n) => {
+            const ws = clones(fx.wraps, n);
+            return async () => {
+              for (let i = 0; i < n; i++) await ours.nip59.unwrapEvent(ws[i], oursRecipientSigner);
+            };
+          }
+        : PENDING,
+      'nostr-tools': 'n/a',
+      'nostr-wasm': 'n/a',
+      'rust-nostr': rows.find((r) => r.key === 'unwrap').impl['rust-nostr'],
+    },
+    check: async (lib) => {
+      if (lib !== 'ours') return;
+      const r = await ours.nip59.unwrapEvent({ ...fx.wraps[0] }, oursRecipientSigner);
+      assert(r.kind === 14 && r.content === fx.rumorContent, 'LocalSigner unwraps the rumor');
     },
   });
 
