@@ -327,6 +327,12 @@ test('the conversation key does not stay in wasm memory', () => {
   throwsCode(() => nip44.decrypt(payload.slice(0, 20), ck), 'NIP44_INVALID_PAYLOAD', 'short');
   throwsCode(() => nip44.encrypt('', ck), 'NIP44_INVALID_PLAINTEXT_LENGTH', 'empty');
   assert.ok(!inMemory(), 'after the error paths');
+  // getConversationKey takes the secret key through scratch and wipes it there.
+  const sk = nostr.generateSecretKey();
+  nip44.getConversationKey(sk, nostr.getPublicKey(nostr.generateSecretKey()));
+  assert.ok(Buffer.from(c.HEAPU8.buffer).indexOf(Buffer.from(sk)) < 0, 'secret key left in wasm memory');
+  throwsCode(() => nip44.getConversationKey(sk, 'f'.repeat(64)), 'INVALID_PUBLIC_KEY', 'off-curve peer');
+  assert.ok(Buffer.from(c.HEAPU8.buffer).indexOf(Buffer.from(sk)) < 0, 'secret key left after an error');
 });
 
 test('nostr-tools names: nip44.v2 mirrors the module', () => {
@@ -365,6 +371,7 @@ test('handle variants use the cached conversation key and interoperate', () => {
       else encryptWithHandle(h, pub, 'peer');
     }
     assert.ok(decryptWithHandle(h, pubB, encryptWithHandle(h, pubB, 'self check')) === 'self check');
+    assert.equal(decryptWithHandle(h, pubB.toUpperCase(), encryptWithHandle(h, pubB, 'any case')), 'any case');
     assert.equal(decryptWithHandle(h, pubB, tools.encrypt('long '.repeat(30000), ckB)), 'long '.repeat(30000));
     throwsCode(() => encryptWithHandle(h, 'zz'.repeat(32), 'x'), 'INVALID_PUBLIC_KEY', 'bad peer');
     throwsCode(() => encryptWithHandle(h, 'f'.repeat(64), 'x'), 'INVALID_PUBLIC_KEY', 'peer not on the curve');
