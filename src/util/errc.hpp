@@ -46,6 +46,22 @@ namespace nostr {
   X(pow_exhausted, "POW_EXHAUSTED")                                                          \
   /* NIP-40 */                                                                               \
   X(invalid_expiration, "INVALID_EXPIRATION")                                                \
+  /* relay codec and subscriptions (NIP-01 messages, NIP-42) */                           \
+  X(relay_frame_invalid, "RELAY_FRAME_INVALID")                                              \
+  X(relay_frame_too_large, "RELAY_FRAME_TOO_LARGE")                                          \
+  X(relay_frame_unknown_verb, "RELAY_FRAME_UNKNOWN_VERB")                                    \
+  X(relay_frame_arity, "RELAY_FRAME_ARITY")                                                  \
+  X(relay_frame_type, "RELAY_FRAME_TYPE")                                                    \
+  X(relay_sub_id_invalid, "RELAY_SUB_ID_INVALID")                                            \
+  X(relay_subscription_exists, "RELAY_SUBSCRIPTION_EXISTS")                                  \
+  X(relay_subscription_unknown, "RELAY_SUBSCRIPTION_UNKNOWN")                                \
+  X(relay_event_duplicate, "RELAY_EVENT_DUPLICATE")                                          \
+  X(relay_event_not_matching, "RELAY_EVENT_NOT_MATCHING")                                    \
+  X(relay_url_invalid, "RELAY_URL_INVALID")                                                  \
+  X(relay_auth_wrong_kind, "RELAY_AUTH_WRONG_KIND")                                          \
+  X(relay_auth_wrong_relay, "RELAY_AUTH_WRONG_RELAY")                                        \
+  X(relay_auth_wrong_challenge, "RELAY_AUTH_WRONG_CHALLENGE")                                \
+  X(relay_auth_stale, "RELAY_AUTH_STALE")                                                    \
   /* misuse by the local caller */                                                           \
   X(invalid_argument, "INVALID_ARGUMENT")                                                    \
   X(internal, "INTERNAL")
