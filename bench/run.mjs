@@ -75,13 +75,18 @@ const median = (xs) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
-/** Times one batch of n ops: build(n) prepares inputs (untimed) and returns the timed closure. */
-async function timeBatch(build, n) {
+/**
+ * Times one batch of n ops: build(n) prepares inputs (untimed) and returns the timed closure.
+ * Returns seconds; with `withUnits`, [seconds, units] where units is what the closure returned
+ * (a work count, e.g. PoW attempts) or n.
+ */
+async function timeBatch(build, n, withUnits = false) {
   const run = build(n);
   const t0 = now();
-  const r = run();
-  if (r && typeof r.then === 'function') await r;
-  return (now() - t0) / 1000;
+  let r = run();
+  if (r && typeof r.then === 'function') r = await r;
+  const t = (now() - t0) / 1000;
+  return withUnits ? [t, typeof r === 'number' ? r : n] : t;
 }
 
 /** Warm-up and calibration: ops per round such that one round takes about `seconds`. */
@@ -121,8 +126,8 @@ async function measureRow(row) {
     for (let k = 0; k < live.length; k++) {
       const l = live[(r + k) % live.length];
       const n = counts[l];
-      const t = await timeBatch(row.impl[l], n);
-      samples[l].push(n / t);
+      const [t, units] = await timeBatch(row.impl[l], n, true);
+      samples[l].push(units / t);
     }
   }
   const out = { ...status };
@@ -214,7 +219,7 @@ const fmtTime = (s) => {
 };
 const fmtCell = (c, row) => {
   if (typeof c !== 'object') return c;
-  if (row.perUnit) return `${fmtTime(row.perUnit / c.opsPerSec)}/${row.unit} · ${fmtNum(c.opsPerSec)} ev/s`;
+  if (row.perUnit) return `${fmtTime(row.perUnit / c.opsPerSec)}/${row.unit} · ${fmtNum(c.opsPerSec)} ${row.rateLabel}`;
   return `${fmtTime(1 / c.opsPerSec)} · ${fmtNum(c.opsPerSec)} ${row.unit ?? 'op'}/s`;
 };
 const ratioOf = (ours, peer) =>
