@@ -53,8 +53,8 @@ function parseArgs(argv) {
       process.exit(0);
     } else throw new Error(`unknown option ${a}`);
   }
-  o.rounds ??= o.quick ? 2 : 5;
-  o.budget ??= o.quick ? 0.03 : 0.3; // seconds per library per round (scaled per row)
+  o.rounds ??= o.quick ? 2 : 7;
+  o.budget ??= o.quick ? 0.03 : 0.2; // seconds per library per round (scaled per row)
   o.initRuns ??= o.quick ? 2 : 5;
   return o;
 }
@@ -222,8 +222,16 @@ const fmtCell = (c, row) => {
   if (row.perUnit) return `${fmtTime(row.perUnit / c.opsPerSec)}/${row.unit} · ${fmtNum(c.opsPerSec)} ${row.rateLabel}`;
   return `${fmtTime(1 / c.opsPerSec)} · ${fmtNum(c.opsPerSec)} ${row.unit ?? 'op'}/s`;
 };
-const ratioOf = (ours, peer) =>
-  typeof ours === 'object' && typeof peer === 'object' ? ours.opsPerSec / peer.opsPerSec : null;
+/**
+ * ours / peer: the median over rounds of the per-round ratio (both ran in the same round, close
+ * in time, so slow drifts in machine load cancel out).
+ */
+const ratioOf = (ours, peer) => {
+  if (typeof ours !== 'object' || typeof peer !== 'object') return null;
+  const n = Math.min(ours.samples.length, peer.samples.length);
+  if (n === 0) return ours.opsPerSec / peer.opsPerSec;
+  return median(Array.from({ length: n }, (_, i) => ours.samples[i] / peer.samples[i]));
+};
 const fmtRatio = (ours, peer) => {
   const r = ratioOf(ours, peer);
   if (r !== null) return `${r >= 10 ? r.toFixed(1) : r.toFixed(2)}×`;
@@ -244,8 +252,9 @@ function targetCell(row, res) {
   if (typeof ours !== 'object') return `${t.label}: ${ours === 'pending' ? 'pending' : '—'}`;
   let r;
   if (t.peer === 'best') {
-    const best = Math.max(...PEERS.map((p) => (typeof res[p] === 'object' ? res[p].opsPerSec : 0)));
-    r = best > 0 ? ours.opsPerSec / best : null;
+    const peers = PEERS.filter((p) => typeof res[p] === 'object');
+    const best = peers.sort((a, b) => res[b].opsPerSec - res[a].opsPerSec)[0];
+    r = best ? ratioOf(ours, res[best]) : null;
   } else r = ratioOf(ours, res[t.peer]);
   if (r === null) return `${t.label}: —`;
   return `${t.label}: ${r >= t.min ? '✅' : '❌'} ${r.toFixed(2)}×`;
@@ -289,7 +298,7 @@ function renderTable(rows, results, init, sizes, meta) {
     L.push(`| browser bytes, single-file build (${describe(g)}) | ${kb(g.raw)} raw · ${kb(g.gz)} gz | | | | | | | |`);
   }
   L.push('');
-  L.push('Cells: time per op · throughput (median over rounds). Ratios: ours / peer throughput, > 1 = we are faster.');
+  L.push('Cells: time per op · throughput (median over rounds). Ratios: ours / peer throughput (median of the per-round ratios), > 1 = we are faster.');
   const notes = new Map();
   for (const row of rows) {
     if (!results[row.key]) continue;
