@@ -115,20 +115,28 @@ export function makeCases(libs, fx) {
 
   // The same op through a held key: ours LocalSigner (key pair kept in wasm) against rust-nostr
   // signWithKeys (Keys keeps its key pair too). nostr-tools and nostr-wasm have no such object.
-  const hasSigner = typeof ours.LocalSigner === 'function';
-  const oursSigner = hasSigner ? new ours.LocalSigner(fx.senderSk) : null;
-  const oursRecipientSigner = hasSigner ? new ours.LocalSigner(fx.recipientSk) : null;
+  let hasSigner = typeof ours.LocalSigner === 'function';
+  let oursSigner = null;
+  let oursRecipientSigner = null;
+  if (hasSigner) {
+    try {
+      oursSigner = new ours.LocalSigner(fx.senderSk);
+      oursRecipientSigner = new ours.LocalSigner(fx.recipientSk);
+    } catch (err) {
+      console.error(`  LocalSigner: ${String(err && err.message)}`);
+      hasSigner = 'FAIL';
+    }
+  }
+  const signerImpl = (impl) => (hasSigner === true ? impl : hasSigner === 'FAIL' ? 'FAIL' : PENDING);
   rows.push({
     key: 'sign-signer',
     title: 'sign, held key (ours `LocalSigner.signEvent`, awaited)',
     notes: { ours: NOTES.oursSigner },
     target: { label: '≥3× rust', peer: 'rust-nostr', min: 3 },
     impl: {
-      ours: hasSigner
-        ? (n) => async () => {
-            for (let i = 0; i < n; i++) await oursSigner.signEvent(note(i));
-          }
-        : PENDING,
+      ours: signerImpl((n) => async () => {
+        for (let i = 0; i < n; i++) await oursSigner.signEvent(note(i));
+      }),
       'nostr-tools': 'n/a',
       'nostr-wasm': 'n/a',
       'rust-nostr': (n) => () => {
@@ -469,10 +477,10 @@ export function makeCases(libs, fx) {
     target: { label: '≥3× rust', peer: 'rust-nostr', min: 3 },
     weight: 1.5,
     impl: {
-      ours: oursNip59 && hasSigner
-        ? (n) => async () => {
+      ours: oursNip59
+        ? signerImpl((n) => async () => {
             for (let i = 0; i < n; i++) await ours.nip59.wrapEvent(rumorTemplate(), oursSigner, fx.recipientPub);
-          }
+          })
         : PENDING,
       'nostr-tools': 'n/a',
       'nostr-wasm': 'n/a',
@@ -492,13 +500,13 @@ export function makeCases(libs, fx) {
     target: { label: '≥3× rust', peer: 'rust-nostr', min: 3 },
     weight: 1.5,
     impl: {
-      ours: oursNip59 && hasSigner
-        ? (n) => {
+      ours: oursNip59
+        ? signerImpl((n) => {
             const ws = clones(fx.wraps, n);
             return async () => {
               for (let i = 0; i < n; i++) await ours.nip59.unwrapEvent(ws[i], oursRecipientSigner);
             };
-          }
+          })
         : PENDING,
       'nostr-tools': 'n/a',
       'nostr-wasm': 'n/a',

@@ -53,7 +53,7 @@ function parseArgs(argv) {
       process.exit(0);
     } else throw new Error(`unknown option ${a}`);
   }
-  o.rounds ??= o.quick ? 2 : 7;
+  o.rounds ??= o.quick ? 3 : 7;
   o.budget ??= o.quick ? 0.03 : 0.2; // seconds per library per round (scaled per row)
   o.initRuns ??= o.quick ? 2 : 5;
   return o;
@@ -125,13 +125,18 @@ async function measureRow(row) {
   for (let r = 0; r < opts.rounds; r++) {
     for (let k = 0; k < live.length; k++) {
       const l = live[(r + k) % live.length];
-      const n = counts[l];
-      const [t, units] = await timeBatch(row.impl[l], n, true);
-      samples[l].push(units / t);
+      if (l in status) continue;
+      try {
+        const [t, units] = await timeBatch(row.impl[l], counts[l], true);
+        samples[l].push(units / t);
+      } catch (err) {
+        status[l] = 'FAIL';
+        console.error(`  ${row.key} / ${l}: ${err && err.stack ? err.stack.split('\n').slice(0, 3).join(' | ') : err}`);
+      }
     }
   }
   const out = { ...status };
-  for (const l of live) out[l] = { opsPerSec: median(samples[l]), samples: samples[l], opsPerRound: counts[l] };
+  for (const l of live) if (!(l in status)) out[l] = { opsPerSec: median(samples[l]), samples: samples[l], opsPerRound: counts[l] };
   return out;
 }
 
