@@ -107,10 +107,11 @@ bool read_pubkey(const std::string& hex_text, bytes32& out) {
 }
 
 // --- wrap with the author's secret key: template -> rumor -> seal -> wrap, one call.
-val wrap_event(const std::string& sk_bytes, std::size_t template_len, const std::string& recipient_hex, double now_s,
+// The author's secret key is in the secret slot (js/core.js putSecret), taken first so that no
+// early return leaves it there.
+val wrap_event(std::size_t template_len, const std::string& recipient_hex, double now_s,
                const std::string& extra_tags_json, const std::string& random) {
-  secret32 sk;
-  if (!read32(sk_bytes, sk.b)) return fail(make_error(errc::invalid_secret_key, "secret key must be 32 bytes"));
+  secret32 sk = take_secret();
   std::int64_t now;
   if (!read_now(now_s, now)) return fail(bad_now());
   nip59::wrap_randomness rnd;
@@ -135,9 +136,9 @@ val wrap_event(const std::string& sk_bytes, std::size_t template_len, const std:
 }
 
 // --- unwrap with the recipient's secret key: wrap JSON -> rumor JSON, one call.
-val unwrap_event(const std::string& sk_bytes, std::size_t wrap_len, bool require_recipient_tag) {
-  secret32 sk;
-  if (!read32(sk_bytes, sk.b)) return fail(make_error(errc::invalid_secret_key, "secret key must be 32 bytes"));
+// The recipient's secret key is in the secret slot.
+val unwrap_event(std::size_t wrap_len, bool require_recipient_tag) {
+  secret32 sk = take_secret();
   auto w = read_event(scratch_text(wrap_len));
   if (!w) return fail(w.err());
   auto out = nip59::unwrap(*w, sk.b, {require_recipient_tag});
@@ -190,10 +191,10 @@ val unwrap_event_with_handle(int handle, std::size_t wrap_len, bool require_reci
 
 // --- the steps, for createSeal / createWrap and for signer-driven wraps and unwraps.
 
-val create_seal(const std::string& sk_bytes, const std::string& rumor_json, const std::string& recipient_hex,
-                double now_s, const std::string& random) {
-  secret32 sk;
-  if (!read32(sk_bytes, sk.b)) return fail(make_error(errc::invalid_secret_key, "secret key must be 32 bytes"));
+// The author's secret key is in the secret slot.
+val create_seal(const std::string& rumor_json, const std::string& recipient_hex, double now_s,
+                const std::string& random) {
+  secret32 sk = take_secret();
   std::int64_t now;
   if (!read_now(now_s, now)) return fail(bad_now());
   if (random.size() != kSealRandom) return fail(bad_random());

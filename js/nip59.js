@@ -3,7 +3,7 @@
 // Promises and every key operation goes through the signer, so a NIP-07 extension can seal and
 // unwrap without the page ever holding the key. JS owns the clock: `now` (seconds) defaults to
 // Date.now() / 1000 and can be passed in the options.
-import { core, check, checked, writeScratch } from './core.js';
+import { core, check, checked, putSecret, writeScratch } from './core.js';
 import { NostrError } from './errors.js';
 import { getEventHash } from './event.js';
 import { getPublicKey } from './keys.js';
@@ -94,9 +94,10 @@ function reusedKeyHandle(sk) {
     seenKeys.add(sk);
     return 0;
   }
-  const handle = core().keyCreate(sk);
+  putSecret(sk);
+  const handle = core().keyCreate();
   if (handle <= 0) return 0; // an invalid key: the direct path reports it
-  const fresh = { handle, copy: sk.slice() };
+  const fresh = { handle, copy: new Uint8Array(sk) }; // a copy even for a Buffer (whose slice() is a view)
   keyHandles.set(sk, fresh);
   keyRegistry.register(sk, fresh, fresh);
   return handle;
@@ -195,14 +196,11 @@ async function createSealWithSigner(rumor, signer, recipientPublicKey, now) {
 export function createSeal(rumor, secretKeyOrSigner, recipientPublicKey, options) {
   if (keyKind(secretKeyOrSigner) === 'signer')
     return (async () => createSealWithSigner(rumor, secretKeyOrSigner, recipientPublicKey, nowOf(options)))();
-  const json = core().nip59CreateSeal(
-    secretKeyOrSigner,
-    rumorJson(rumor),
-    String(recipientPublicKey),
-    nowOf(options),
-    randomBytes(SEAL_RANDOM),
-  );
-  return JSON.parse(checked(json));
+  const text = rumorJson(rumor);
+  const now = nowOf(options);
+  const random = randomBytes(SEAL_RANDOM);
+  putSecret(secretKeyOrSigner);
+  return JSON.parse(checked(core().nip59CreateSeal(text, String(recipientPublicKey), now, random)));
 }
 
 // --- wrap
@@ -228,9 +226,13 @@ function wrapLocal(t, key, recipientPublicKey, extra, now) {
   const recipient = String(recipientPublicKey);
   const random = randomBytes(WRAP_RANDOM);
   const len = writeScratch(JSON.stringify(t)); // last, so nothing else touches the scratch before the call
-  const json = handle
-    ? c.nip59WrapEventWithHandle(handle, len, recipient, now, extra, random)
-    : c.nip59WrapEvent(key, len, recipient, now, extra, random);
+  let json;
+  if (handle) {
+    json = c.nip59WrapEventWithHandle(handle, len, recipient, now, extra, random);
+  } else {
+    putSecret(key);
+    json = c.nip59WrapEvent(len, recipient, now, extra, random);
+  }
   return JSON.parse(checked(json));
 }
 
@@ -310,9 +312,13 @@ export function unwrapEvent(wrap, secretKeyOrSigner, options) {
   const json = eventJson(wrap, 'INVALID_EVENT', 'gift wrap');
   const handle = reusedKeyHandle(secretKeyOrSigner);
   const len = writeScratch(json);
-  const out = handle
-    ? c.nip59UnwrapEventWithHandle(handle, len, requireTag)
-    : c.nip59UnwrapEvent(secretKeyOrSigner, len, requireTag);
+  let out;
+  if (handle) {
+    out = c.nip59UnwrapEventWithHandle(handle, len, requireTag);
+  } else {
+    putSecret(secretKeyOrSigner);
+    out = c.nip59UnwrapEvent(len, requireTag);
+  }
   return JSON.parse(checked(out));
 }
 

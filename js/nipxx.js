@@ -48,3 +48,94 @@ export function validatePayload(kind, payload) {
   const { code, message } = c.lastError();
   return { ok: false, code, message };
 }
+
+const registry = new FinalizationRegistry((native) => native.delete());
+
+function own(wrapper, native) {
+  registry.register(wrapper, native, wrapper);
+  return native;
+}
+
+function release(wrapper, native) {
+  registry.unregister(wrapper);
+  native.delete();
+}
+
+/**
+ * The client's reconciliation of one run (sans-IO): feed every received event of the run with
+ * its decrypted content; each call returns a typed update. Ordering, dedupe, gaps ("degraded"),
+ * INVALID_SEQUENCE, terminal selection by (created_at, id): the seed's "Streaming and
+ * reconciliation" rules, applied by the core.
+ */
+export class ClientRun {
+  #native;
+  constructor({ promptId, agentPubkey, clientPubkey }) {
+    this.#native = own(this, new (core().NipxxClientRun)(promptId, agentPubkey, clientPubkey));
+  }
+  /** event: a verified NostrEvent; plaintext: its decrypted content. */
+  onEvent(event, plaintext) {
+    const u = this.#native.onEvent(JSON.stringify(event), plaintext);
+    if (u === undefined) throw Object.assign(new NostrError('INVALID_EVENT', core().lastError().message));
+    return u;
+  }
+  /** Best-effort text of the deltas so far, in order. */
+  get text() {
+    return this.#native.text();
+  }
+  get degraded() {
+    return this.#native.degraded();
+  }
+  get terminal() {
+    return this.#native.terminal();
+  }
+  dispose() {
+    if (this.#native) release(this, this.#native);
+    this.#native = null;
+  }
+}
+
+function outgoing(value) {
+  if (value === undefined) {
+    const { code, message } = core().lastError();
+    throw new NostrError(code, message);
+  }
+  return value;
+}
+
+/**
+ * The agent's ledger of one run (sans-IO): each call returns the {kind, tags, plaintext} to
+ * encrypt, sign and publish, and enforces seq from 0, one terminal, cancel once.
+ */
+export class AgentRun {
+  #native;
+  constructor({ promptId, clientPubkey, session = '', info, privacyFirst = false }) {
+    const infoJson = info ? JSON.stringify({ ver: 1, ...info }) : '';
+    this.#native = own(this, new (core().NipxxAgentRun)(promptId, clientPubkey, session, infoJson, privacyFirst));
+  }
+  status(state, { progress = -1, info = '' } = {}) {
+    return outgoing(this.#native.status(state, progress, info));
+  }
+  delta(text) {
+    return outgoing(this.#native.delta(text));
+  }
+  toolCall(payload) {
+    return outgoing(this.#native.toolCall(JSON.stringify({ ver: 1, ...payload })));
+  }
+  respond(text, usage) {
+    return outgoing(this.#native.respond(text, usage?.input_tokens ?? -1, usage?.output_tokens ?? -1));
+  }
+  fail(code, message, { retryAfter = 0 } = {}) {
+    return outgoing(this.#native.fail(code, message, retryAfter));
+  }
+  /** The CANCELLED error to publish, or null when the run already ended or was cancelled. */
+  cancel() {
+    return this.#native.cancel();
+  }
+  get finished() {
+    return this.#native.finished();
+  }
+  dispose() {
+    if (this.#native) release(this, this.#native);
+    this.#native = null;
+  }
+}

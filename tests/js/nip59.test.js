@@ -7,6 +7,7 @@ import * as tools from 'nostr-tools/pure';
 import * as tools59 from 'nostr-tools/nip59';
 import { v2 as tools44 } from 'nostr-tools/nip44';
 import { nostr, prng, randomText, vectorsDir } from './helpers.js';
+import { core } from '../../js/core.js';
 
 const { nip59, LocalSigner, Nip07Signer } = nostr;
 const spec = JSON.parse(readFileSync(new URL('nips-spec-examples.json', vectorsDir), 'utf8')).nip59;
@@ -338,6 +339,13 @@ test('a secret key passed repeatedly is cached, but a changed or wiped array is 
   assert.equal(nip59.unwrapEvent(forK2, r).content, 'to k2');
   r.fill(0);
   throwsCode(() => nip59.unwrapEvent(forK2, r), 'INVALID_SECRET_KEY', 'wiped recipient key');
+
+  // A Node Buffer (slice() returns a view, not a copy) is compared and kept apart the same way.
+  const buf = Buffer.from(k1);
+  for (let i = 0; i < 3; i++) assert.equal(sealAuthor(nip59.wrapEvent({ kind: 14, content: 'e' }, buf, bp)), nostr.getPublicKey(k1));
+  buf.set(k2);
+  assert.equal(sealAuthor(nip59.wrapEvent({ kind: 14, content: 'f' }, buf, bp)), nostr.getPublicKey(k2));
+  assert.deepEqual(new Uint8Array(buf), k2, "the caller's array is never wiped by the cache");
 });
 
 test('the cached copy of a reused key is wiped when its array is garbage-collected', () => {
@@ -365,4 +373,25 @@ test('the cached copy of a reused key is wiped when its array is garbage-collect
   });
   assert.equal(r.stderr, '');
   assert.equal(r.stdout.trim(), 'wiped');
+});
+
+test('secret keys pass through the wiped slot: nothing is left there, on success or failure', () => {
+  const c = core();
+  const slotIsZero = () => c.HEAPU8.subarray(c.secretSlot(), c.secretSlot() + 32).every((b) => b === 0);
+  const sk = nostr.generateSecretKey();
+  const b = nostr.generateSecretKey();
+  const bp = nostr.getPublicKey(b);
+  const w = nip59.wrapEvent({ kind: 14, content: 'x' }, sk, bp);
+  assert.ok(slotIsZero(), 'after wrapEvent');
+  nip59.unwrapEvent(w, b);
+  assert.ok(slotIsZero(), 'after unwrapEvent');
+  nip59.createSeal(nip59.createRumor({ kind: 1 }, sk), sk, bp);
+  assert.ok(slotIsZero(), 'after createSeal');
+  // Failures inside the core, after the key was handed over.
+  assert.throws(() => nip59.wrapEvent({ kind: 14, content: 'x' }, sk.slice(), 'f'.repeat(64)));
+  assert.ok(slotIsZero(), 'after a failed wrapEvent');
+  assert.throws(() => nip59.unwrapEvent({ ...w, kind: 1 }, b.slice()));
+  assert.ok(slotIsZero(), 'after a failed unwrapEvent');
+  assert.throws(() => nip59.createSeal(nip59.createRumor({ kind: 1 }, b), sk.slice(), bp));
+  assert.ok(slotIsZero(), 'after a failed createSeal');
 });
