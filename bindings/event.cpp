@@ -55,7 +55,7 @@ int sign_into_scratch(const crypto::keypair& kp, std::size_t ser_len) {
 // The secret key is in the secret slot (js/core.js putSecret).
 int finalize_scratch(std::size_t ser_len) {
   secret32 sk = take_secret();
-  auto kp = crypto::keypair::from_secret(sk.b);
+  auto kp = crypto::keypair::from_secret_remembered(sk.b);
   if (!kp) return fail_code(kp.err());
   return sign_into_scratch(*kp, ser_len);
 }

@@ -7,6 +7,8 @@
 
 #include <cstring>
 
+#include "crypto/hash.hpp"
+
 extern "C" void nostr_secp256k1_compute_tables(void);  // src/crypto/secp256k1_tables.c
 
 namespace nostr::crypto {
@@ -60,6 +62,54 @@ result<keypair> keypair::from_secret(const bytes32& sk) {
       secp256k1_xonly_pubkey_serialize(ctx(), out.pub_.data(), &xpk) != 1)
     return make_error(errc::internal, "x-only key extraction failed");
   return out;
+}
+
+namespace {
+
+// Public halves of recently used key pairs. Entries hold no secret: a digest of the secret (salted,
+// so it is useless elsewhere) and the 64-byte public part of libsecp256k1's keypair layout
+// (secret[0,32) public[32,96), fixed in 0.2.0 and checked by the tests: signatures made from a
+// remembered pair verify, and a digest mismatch falls back to a full derivation).
+struct remembered_pair {
+  bytes32 digest{};
+  std::uint8_t public_part[64]{};
+  bool used = false;
+};
+remembered_pair g_remembered[8];
+unsigned g_remembered_next = 0;
+
+bytes32 secret_digest(const bytes32& sk) {
+  static constexpr char kSalt[] = "nostr-agents/keypair-memo/v1";
+  sha256_stream h;
+  h.update(reinterpret_cast<const std::uint8_t*>(kSalt), sizeof kSalt - 1);
+  h.update(sk.data(), sk.size());
+  return h.finish();
+}
+
+}  // namespace
+
+result<keypair> keypair::from_secret_remembered(const bytes32& sk) {
+  if (!secret_key_valid(sk)) return make_error(errc::invalid_secret_key, "secret key is zero or not below the curve order");
+  bytes32 digest = secret_digest(sk);
+  for (const auto& r : g_remembered) {
+    if (r.used && r.digest == digest) {
+      keypair out;
+      std::memcpy(out.kp_, sk.data(), 32);
+      std::memcpy(out.kp_ + 32, r.public_part, 64);
+      secp256k1_xonly_pubkey xpk;
+      if (secp256k1_keypair_xonly_pub(ctx(), &xpk, nullptr, reinterpret_cast<const secp256k1_keypair*>(out.kp_)) != 1 ||
+          secp256k1_xonly_pubkey_serialize(ctx(), out.pub_.data(), &xpk) != 1)
+        break;
+      return out;
+    }
+  }
+  auto fresh = from_secret(sk);
+  if (!fresh) return fresh.err();
+  remembered_pair& slot = g_remembered[g_remembered_next++ % 8];
+  slot.digest = digest;
+  std::memcpy(slot.public_part, fresh->kp_ + 32, 64);
+  slot.used = true;
+  return fresh;
 }
 
 keypair::~keypair() { secure_zero(kp_, sizeof kp_); }

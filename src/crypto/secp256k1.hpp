@@ -25,6 +25,10 @@ bool xonly_public_key_valid(const bytes32& pub);
 class keypair {
  public:
   static result<keypair> from_secret(const bytes32& sk);
+  // The same, remembering the public half of the last few keys (keyed by a salted SHA-256 of the
+  // secret, never the secret itself), so signing again with a recent key skips the point
+  // multiplication that derives its public key. For signing with a raw secret key per call.
+  static result<keypair> from_secret_remembered(const bytes32& sk);
   keypair(const keypair&) = default;
   keypair& operator=(const keypair&) = default;
   ~keypair();
