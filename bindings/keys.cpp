@@ -5,14 +5,33 @@
 #include <map>
 #include <memory>
 
+#include "nips/nip44.hpp"
 #include "support.hpp"
 #include "util/hex.hpp"
 
 namespace nostr::bindings {
 namespace {
 
-std::map<int, std::unique_ptr<crypto::keypair>> g_keys;
+// What a handle owns: its keypair, its secret (ECDH needs the scalar) and the NIP-44
+// conversation keys derived from it. secret32 and ~keypair wipe themselves on disposal.
+struct key_entry {
+  explicit key_entry(const crypto::keypair& k, const bytes32& s) : kp(k), sk(s) {}
+  crypto::keypair kp;
+  secret32 sk;
+  std::map<bytes32, secret32> conversations;
+};
+
+// Bound on cached conversation keys per handle; past it, one entry is dropped (and wiped).
+constexpr std::size_t kMaxConversations = 1024;
+
+std::map<int, std::unique_ptr<key_entry>> g_keys;
 int g_next_handle = 1;
+
+int add_key(const crypto::keypair& kp, const bytes32& sk) {
+  int h = g_next_handle++;
+  g_keys.emplace(h, std::make_unique<key_entry>(kp, sk));
+  return h;
+}
 
 val generate_secret_key() {
   for (;;) {
@@ -40,9 +59,7 @@ int key_create(const std::string& sk_bytes) {
   if (!read32(sk_bytes, sk.b)) return -fail_code(make_error(errc::invalid_secret_key, "secret key must be 32 bytes"));
   auto kp = crypto::keypair::from_secret(sk.b);
   if (!kp) return -fail_code(kp.err());
-  int h = g_next_handle++;
-  g_keys.emplace(h, std::make_unique<crypto::keypair>(*kp));
-  return h;
+  return add_key(*kp, sk.b);
 }
 
 int key_generate() {
@@ -50,13 +67,12 @@ int key_generate() {
     secret32 sk(random32());
     auto kp = crypto::keypair::from_secret(sk.b);
     if (!kp) continue;
-    int h = g_next_handle++;
-    g_keys.emplace(h, std::make_unique<crypto::keypair>(*kp));
-    return h;
+    return add_key(*kp, sk.b);
   }
 }
 
-void key_dispose(int handle) { g_keys.erase(handle); }  // ~keypair wipes the secret
+// ~key_entry wipes the keypair, the secret and every cached conversation key.
+void key_dispose(int handle) { g_keys.erase(handle); }
 
 val key_public(int handle) {
   const auto* kp = key_for_handle(handle);
@@ -68,7 +84,21 @@ val key_public(int handle) {
 
 const crypto::keypair* key_for_handle(int handle) {
   auto it = g_keys.find(handle);
-  return it == g_keys.end() ? nullptr : it->second.get();
+  return it == g_keys.end() ? nullptr : &it->second->kp;
+}
+
+result<const bytes32*> conversation_key_for_handle(int handle, const bytes32& peer) {
+  auto it = g_keys.find(handle);
+  if (it == g_keys.end()) return make_error(errc::invalid_argument, "signer was disposed");
+  key_entry& e = *it->second;
+  if (auto c = e.conversations.find(peer); c != e.conversations.end()) return &c->second.b;
+  auto ck = nip44::get_conversation_key(e.sk.b, peer);
+  if (!ck) return ck.err();
+  if (e.conversations.size() >= kMaxConversations) e.conversations.erase(e.conversations.begin());
+  auto& slot = e.conversations[peer];
+  slot.b = *ck;
+  secure_zero(*ck);
+  return &slot.b;
 }
 
 EMSCRIPTEN_BINDINGS(keys) {

@@ -1,2 +1,152 @@
-// nip44: filled in by its own change.
-export {};
+// NIP-44 v2 encrypted payloads, with nostr-tools' names (nip44.getConversationKey, encrypt,
+// decrypt, and the same under nip44.v2). Texts cross into wasm memory through the scratch buffer
+// (TextEncoder.encodeInto in, TextDecoder out): see bindings/nip44.cpp for the layout.
+import { core, throwLastError } from './core.js';
+import { NostrError } from './errors.js';
+import { isHex32 } from './hex.js';
+
+const encoder = new TextEncoder();
+const webcrypto = globalThis.crypto;
+const decoder = new TextDecoder();
+
+// Scratch offsets, as in bindings/nip44.cpp.
+const ENC_PLAINTEXT = 167;
+const NONCE = 32;
+const ENC_PEER = 64;
+const DEC_PAYLOAD = 32;
+const KEY_DEC_PAYLOAD = 64;
+
+function asKey32(key, what) {
+  if (!(key instanceof Uint8Array) || key.length !== 32)
+    throw new NostrError('INVALID_ARGUMENT', `${what} must be a Uint8Array of 32 bytes`);
+  return key;
+}
+
+function asPlaintext(plaintext) {
+  if (typeof plaintext !== 'string') throw new NostrError('INVALID_ARGUMENT', 'plaintext must be a string');
+  return plaintext;
+}
+
+function asPayload(payload) {
+  if (typeof payload !== 'string') throw new NostrError('NIP44_INVALID_PAYLOAD', 'payload must be a string');
+  return payload;
+}
+
+function asPubkeyHex(pubkeyHex) {
+  if (!isHex32(pubkeyHex))
+    throw new NostrError('INVALID_PUBLIC_KEY', 'public key must be 64 lowercase hex characters');
+  return pubkeyHex;
+}
+
+/** UTF-8 of `text` into scratch at `offset`; returns the byte count. */
+function putText(c, text, offset) {
+  const max = text.length * 3;
+  const ptr = c.scratch(offset + max);
+  return encoder.encodeInto(text, c.HEAPU8.subarray(ptr + offset, ptr + offset + max)).written;
+}
+
+/** A payload (ASCII when valid) into scratch at `offset`; returns the byte count. */
+function putPayload(c, payload, offset) {
+  const n = payload.length;
+  const ptr = c.scratch(offset + n);
+  const r = encoder.encodeInto(payload, c.HEAPU8.subarray(ptr + offset, ptr + offset + n));
+  // Non-ASCII characters make it invalid base64; write it whole anyway so the core reports the
+  // same error it would for any other bad character.
+  return r.read === n ? r.written : putText(c, payload, offset);
+}
+
+/**
+ * The nonce into scratch: the caller's, or 32 bytes from the platform CSPRNG in one call (the
+ * core's getentropy() would make one JS call per byte under Emscripten 3.1.6).
+ */
+function putNonce(c, ptr, nonce) {
+  const slot = c.HEAPU8.subarray(ptr + NONCE, ptr + NONCE + 32);
+  if (nonce === undefined) webcrypto.getRandomValues(slot);
+  else slot.set(nonce);
+}
+
+/** Reads `len` bytes from the start of scratch as a string (UTF-8; base64 is ASCII). */
+function takeText(c, len) {
+  if (len < 0) throwLastError();
+  const ptr = c.scratch(0);
+  return decoder.decode(c.HEAPU8.subarray(ptr, ptr + len));
+}
+
+/** The conversation key between a secret key and a hex x-only public key (44.md step 1). */
+export function getConversationKey(secretKey, pubkeyHex) {
+  if (!(secretKey instanceof Uint8Array) || secretKey.length !== 32)
+    throw new NostrError('INVALID_SECRET_KEY', 'secret key must be a Uint8Array of 32 bytes');
+  if (typeof pubkeyHex !== 'string' || pubkeyHex.length !== 64)
+    throw new NostrError('INVALID_PUBLIC_KEY', 'public key must be 64 hex characters');
+  const ck = core().nip44ConversationKey(secretKey, pubkeyHex);
+  if (ck === undefined) throwLastError();
+  return ck;
+}
+
+/** Padded length of a plaintext of `len` UTF-8 bytes (44.md calc_padded_len), 1 .. 2^32-1. */
+export function calcPaddedLen(len) {
+  if (!Number.isSafeInteger(len) || len < 1 || len > 0xffffffff)
+    throw new NostrError('NIP44_INVALID_PLAINTEXT_LENGTH', 'length must be an integer from 1 to 4294967295');
+  if (len <= 32) return 32;
+  const nextPower = 2 ** (32 - Math.clz32(len - 1)); // smallest power of two >= len
+  const chunk = nextPower <= 256 ? 32 : nextPower / 8;
+  return chunk * Math.ceil(len / chunk);
+}
+
+/**
+ * Base64 NIP-44 v2 payload of `plaintext`. `nonce` (32 bytes) is for tests only; by default a
+ * fresh one comes from the platform CSPRNG.
+ */
+export function encrypt(plaintext, conversationKey, nonce) {
+  asPlaintext(plaintext);
+  asKey32(conversationKey, 'conversation key');
+  if (nonce !== undefined) asKey32(nonce, 'nonce');
+  const c = core();
+  const n = putText(c, plaintext, ENC_PLAINTEXT);
+  const ptr = c.scratch(0);
+  c.HEAPU8.set(conversationKey, ptr);
+  putNonce(c, ptr, nonce);
+  return takeText(c, c.nip44EncryptScratch(n));
+}
+
+/** Plaintext of a NIP-44 v2 payload; throws NostrError NIP44_* saying which check failed. */
+export function decrypt(payload, conversationKey) {
+  asPayload(payload);
+  asKey32(conversationKey, 'conversation key');
+  const c = core();
+  const m = putPayload(c, payload, DEC_PAYLOAD);
+  c.HEAPU8.set(conversationKey, c.scratch(0));
+  return takeText(c, c.nip44DecryptScratch(m));
+}
+
+/** nostr-tools' nip44.v2 shape. */
+export const v2 = {
+  utils: { getConversationKey, calcPaddedLen },
+  getConversationKey,
+  calcPaddedLen,
+  encrypt,
+  decrypt,
+};
+
+// --- Internal (for LocalSigner, not part of the public API): the secret key stays in wasm
+// memory behind `handle` (bindings/keys.cpp), and the conversation key is cached there per peer.
+
+export function encryptWithHandle(handle, pubkeyHex, plaintext) {
+  asPubkeyHex(pubkeyHex);
+  asPlaintext(plaintext);
+  const c = core();
+  const n = putText(c, plaintext, ENC_PLAINTEXT);
+  const ptr = c.scratch(0);
+  putText(c, pubkeyHex, ENC_PEER);
+  putNonce(c, ptr, undefined);
+  return takeText(c, c.nip44KeyEncryptScratch(handle, n));
+}
+
+export function decryptWithHandle(handle, pubkeyHex, payload) {
+  asPubkeyHex(pubkeyHex);
+  asPayload(payload);
+  const c = core();
+  const m = putPayload(c, payload, KEY_DEC_PAYLOAD);
+  putText(c, pubkeyHex, 0);
+  return takeText(c, c.nip44KeyDecryptScratch(handle, m));
+}

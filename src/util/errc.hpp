@@ -12,6 +12,7 @@ namespace nostr {
   X(invalid_length, "INVALID_LENGTH")                                                        \
   X(invalid_json, "INVALID_JSON")                                                            \
   X(invalid_utf8, "INVALID_UTF8")                                                            \
+  X(invalid_base64, "INVALID_BASE64")                                                        \
   /* keys and signatures */                                                                  \
   X(invalid_secret_key, "INVALID_SECRET_KEY")                                                \
   X(invalid_public_key, "INVALID_PUBLIC_KEY")                                                \
