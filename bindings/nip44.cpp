@@ -3,10 +3,11 @@
 // payload or the plaintext back from the start of the buffer. No large string crosses Embind.
 //
 // Encrypt layout: [0,32) conversation key (wiped on entry), [32,64) nonce, [64,128) the peer's
-// hex public key (handle variant only), plaintext at kEncPlaintext = 167. The raw payload is built in place just before and around the plaintext
-// (version and nonce, then the 2- or 6-byte prefix), its base64 written after it, then moved to
-// offset 0. Decrypt layout: [0,32) conversation key (wiped on entry), payload at 32, decoded in
-// place; the plaintext is moved to offset 0.
+// hex public key (handle variant only), plaintext at kEncPlaintext = 167. The raw payload is
+// built in place around the plaintext (version and nonce, then the 2- or 6-byte prefix, before
+// it; padding and MAC after it), its base64 written after that, then moved to offset 0.
+// Decrypt layout: [0,32) conversation key (wiped on entry), payload at 32, decoded in place;
+// the plaintext is moved to offset 0. js/nip44.js mirrors these offsets.
 #include <emscripten/bind.h>
 
 #include <climits>
@@ -36,8 +37,8 @@ secret32 take_key(std::uint8_t* s) {
   return ck;
 }
 
-// Scratch holds n plaintext bytes at kEncPlaintext and the nonce at kNonceAt. JS draws the nonce
-// with one crypto.getRandomValues call: Emscripten 3.1.6's getentropy() makes one call per byte,
+// Scratch holds n plaintext bytes at kEncPlaintext and the nonce at kNonceAt. JS draws nonces
+// (crypto.getRandomValues, pooled): Emscripten 3.1.6's getentropy() makes one JS call per byte,
 // which cost more than the whole encryption of 1 KiB. Returns the base64 length (the payload is
 // at scratch offset 0), or -errc.
 int encrypt_scratch_with(const bytes32& ck, std::size_t n) {
@@ -108,17 +109,20 @@ int key_decrypt_scratch(int handle, std::size_t m) {
   return decrypt_scratch_with(**ck, 64, m);
 }
 
-val conversation_key(const std::string& sk_bytes, const std::string& pub_hex) {
-  secret32 sk;
-  if (!read32(sk_bytes, sk.b)) return fail(make_error(errc::invalid_secret_key, "secret key must be 32 bytes"));
+// Scratch holds the secret key at [0,32) and the peer's hex public key at [32,96); the secret
+// is read and wiped there (no Embind string copy of it is left in freed heap memory), and the
+// conversation key is written to [0,32) for JS to copy out and wipe. Returns 0 or errc.
+int conversation_key_scratch() {
+  std::uint8_t* s = scratch(96);
+  secret32 sk = take_key(s);
   bytes32 pub;
-  if (!hex::decode_to(pub_hex, pub.data(), 32))
-    return fail(make_error(errc::invalid_public_key, "public key must be 64 hex characters"));
+  if (!read_pubkey_hex(s + 32, pub))
+    return fail_code(make_error(errc::invalid_public_key, "public key must be 64 hex characters"));
   auto ck = nip44::get_conversation_key(sk.b, pub);
-  if (!ck) return fail(ck.err());
-  secret32 out(*ck);
+  if (!ck) return fail_code(ck.err());
+  std::memcpy(s, ck->data(), 32);
   secure_zero(*ck);
-  return to_uint8array(out.b);
+  return 0;
 }
 
 }  // namespace
@@ -128,7 +132,7 @@ EMSCRIPTEN_BINDINGS(nip44) {
   emscripten::function("nip44DecryptScratch", &decrypt_scratch);
   emscripten::function("nip44KeyEncryptScratch", &key_encrypt_scratch);
   emscripten::function("nip44KeyDecryptScratch", &key_decrypt_scratch);
-  emscripten::function("nip44ConversationKey", &conversation_key);
+  emscripten::function("nip44ConversationKeyScratch", &conversation_key_scratch);
 }
 
 }  // namespace nostr::bindings

@@ -1,5 +1,6 @@
-// NIP-59 glue. Events cross as JSON text (the wrap's content dominates their size, and JSON.parse
-// on the JS side is cheap next to the four to six curve operations of a wrap or unwrap).
+// NIP-59 glue. Events cross as JSON text: on the hot paths (wrapEvent, unwrapEvent) JS writes it
+// into the scratch buffer with TextEncoder.encodeInto (Embind's own string conversion walks the
+// text character by character in JS), and results come back as JSON strings for JSON.parse.
 // Randomness comes from JS in one crypto.getRandomValues call: Emscripten 3.1.6's getentropy()
 // makes one JS call per byte.
 #include <emscripten/bind.h>
@@ -8,6 +9,7 @@
 #include <cstring>
 
 #include "event/event_json.hpp"
+#include "event/event_reader.hpp"
 #include "keys.hpp"
 #include "nips/nip44.hpp"
 #include "nips/nip59.hpp"
@@ -67,8 +69,11 @@ std::int64_t get_int(const nlohmann::json& j, const char* key, bool& ok) {
   return it->get<std::int64_t>();
 }
 
+// JSON text that JS wrote at the start of the scratch buffer.
+std::string_view scratch_text(std::size_t len) { return as_chars(scratch(len), len); }
+
 // {kind, created_at, tags, content} as JSON (JS has checked the field types already).
-result<event_template> template_from_json(const std::string& text) {
+result<event_template> template_from_json(std::string_view text) {
   auto j = parse_json(text);
   if (j.is_discarded() || !j.is_object()) return make_error(errc::invalid_event, "template must be a JSON object");
   event_template t;
@@ -102,15 +107,16 @@ bool read_pubkey(const std::string& hex_text, bytes32& out) {
 }
 
 // --- wrap with the author's secret key: template -> rumor -> seal -> wrap, one call.
-val wrap_event(const std::string& sk_bytes, const std::string& template_json, const std::string& recipient_hex,
-               double now_s, const std::string& extra_tags_json, const std::string& random) {
-  secret32 sk;
-  if (!read32(sk_bytes, sk.b)) return fail(make_error(errc::invalid_secret_key, "secret key must be 32 bytes"));
+// The author's secret key is in the secret slot (js/core.js putSecret), taken first so that no
+// early return leaves it there.
+val wrap_event(std::size_t template_len, const std::string& recipient_hex, double now_s,
+               const std::string& extra_tags_json, const std::string& random) {
+  secret32 sk = take_secret();
   std::int64_t now;
   if (!read_now(now_s, now)) return fail(bad_now());
   nip59::wrap_randomness rnd;
   if (!read_wrap_randomness(random, rnd)) return fail(bad_random());
-  auto t = template_from_json(template_json);
+  auto t = template_from_json(scratch_text(template_len));
   if (!t) return fail(t.err());
   auto extra = extra_tags_from_json(extra_tags_json);
   if (!extra) return fail(extra.err());
@@ -130,10 +136,10 @@ val wrap_event(const std::string& sk_bytes, const std::string& template_json, co
 }
 
 // --- unwrap with the recipient's secret key: wrap JSON -> rumor JSON, one call.
-val unwrap_event(const std::string& sk_bytes, const std::string& wrap_json, bool require_recipient_tag) {
-  secret32 sk;
-  if (!read32(sk_bytes, sk.b)) return fail(make_error(errc::invalid_secret_key, "secret key must be 32 bytes"));
-  auto w = parse_event(wrap_json);
+// The recipient's secret key is in the secret slot.
+val unwrap_event(std::size_t wrap_len, bool require_recipient_tag) {
+  secret32 sk = take_secret();
+  auto w = read_event(scratch_text(wrap_len));
   if (!w) return fail(w.err());
   auto out = nip59::unwrap(*w, sk.b, {require_recipient_tag});
   if (!out) return fail(out.err());
@@ -145,15 +151,15 @@ val unwrap_event(const std::string& sk_bytes, const std::string& wrap_json, bool
 
 error disposed() { return make_error(errc::invalid_argument, "signer was disposed"); }
 
-val wrap_event_with_handle(int handle, const std::string& template_json, const std::string& recipient_hex,
-                           double now_s, const std::string& extra_tags_json, const std::string& random) {
+val wrap_event_with_handle(int handle, std::size_t template_len, const std::string& recipient_hex, double now_s,
+                           const std::string& extra_tags_json, const std::string& random) {
   const auto* author = key_for_handle(handle);
   if (!author) return fail(disposed());
   std::int64_t now;
   if (!read_now(now_s, now)) return fail(bad_now());
   nip59::wrap_randomness rnd;
   if (!read_wrap_randomness(random, rnd)) return fail(bad_random());
-  auto t = template_from_json(template_json);
+  auto t = template_from_json(scratch_text(template_len));
   if (!t) return fail(t.err());
   auto extra = extra_tags_from_json(extra_tags_json);
   if (!extra) return fail(extra.err());
@@ -168,10 +174,10 @@ val wrap_event_with_handle(int handle, const std::string& template_json, const s
   return val(to_json(*w));
 }
 
-val unwrap_event_with_handle(int handle, const std::string& wrap_json, bool require_recipient_tag) {
+val unwrap_event_with_handle(int handle, std::size_t wrap_len, bool require_recipient_tag) {
   const auto* me = key_for_handle(handle);
   if (!me) return fail(disposed());
-  auto w = parse_event(wrap_json);
+  auto w = read_event(scratch_text(wrap_len));
   if (!w) return fail(w.err());
   auto provider = [handle](const bytes32& peer) -> result<bytes32> {
     auto ck = conversation_key_for_handle(handle, peer);
@@ -185,10 +191,10 @@ val unwrap_event_with_handle(int handle, const std::string& wrap_json, bool requ
 
 // --- the steps, for createSeal / createWrap and for signer-driven wraps and unwraps.
 
-val create_seal(const std::string& sk_bytes, const std::string& rumor_json, const std::string& recipient_hex,
-                double now_s, const std::string& random) {
-  secret32 sk;
-  if (!read32(sk_bytes, sk.b)) return fail(make_error(errc::invalid_secret_key, "secret key must be 32 bytes"));
+// The author's secret key is in the secret slot.
+val create_seal(const std::string& rumor_json, const std::string& recipient_hex, double now_s,
+                const std::string& random) {
+  secret32 sk = take_secret();
   std::int64_t now;
   if (!read_now(now_s, now)) return fail(bad_now());
   if (random.size() != kSealRandom) return fail(bad_random());
@@ -239,7 +245,7 @@ val create_wrap(const std::string& seal_json, const std::string& recipient_hex, 
 
 // A wrap as received: 0 or an errc (NIP59_NOT_GIFT_WRAP, or NIP-01's verify codes).
 int check_wrap(const std::string& wrap_json) {
-  auto w = parse_event(wrap_json);
+  auto w = read_event(wrap_json);
   if (!w) return fail_code(w.err());
   auto r = nip59::check_wrap(*w);
   return r ? 0 : fail_code(r.err());

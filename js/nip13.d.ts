@@ -1,9 +1,15 @@
 // NIP-13 proof of work.
 import type { UnsignedEvent } from './index.js';
 
+/** What mining reads of an AbortSignal (structural, so no DOM or Node types are needed). */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  readonly reason?: unknown;
+}
+
 export interface MinePowOptions {
   /** Checked between slices: aborting rejects (async) or throws (sync) with the signal's reason. */
-  signal?: AbortSignal;
+  signal?: AbortSignalLike;
   /** First nonce to try (default 0), e.g. to resume a search. */
   start?: number;
 }

@@ -14,7 +14,10 @@ export function calcPaddedLen(len: number): number;
  */
 export function encrypt(plaintext: string, conversationKey: Uint8Array, nonce?: Uint8Array): string;
 
-/** Plaintext of a payload; throws a NostrError whose code names the failed check. */
+/**
+ * Plaintext of a payload; throws a NostrError whose code names the failed check. Bytes that are
+ * not UTF-8 come back as U+FFFD, as with nostr-tools.
+ */
 export function decrypt(payload: string, conversationKey: Uint8Array): string;
 
 export const v2: {

@@ -1,9 +1,8 @@
 // NIP-44 v2 encrypted payloads, with nostr-tools' names (nip44.getConversationKey, encrypt,
 // decrypt, and the same under nip44.v2). Texts cross into wasm memory through the scratch buffer
 // (TextEncoder.encodeInto in, TextDecoder out): see bindings/nip44.cpp for the layout.
-import { core, throwLastError } from './core.js';
+import { core, check, throwLastError } from './core.js';
 import { NostrError } from './errors.js';
-import { isHex32 } from './hex.js';
 
 const encoder = new TextEncoder();
 const webcrypto = globalThis.crypto;
@@ -32,9 +31,12 @@ function asPayload(payload) {
   return payload;
 }
 
+// Either case, as nostr-tools' hexToBytes accepts; the core reads exactly 64 ASCII bytes.
+const HEX64 = /^[0-9a-fA-F]{64}$/;
+
 function asPubkeyHex(pubkeyHex) {
-  if (!isHex32(pubkeyHex))
-    throw new NostrError('INVALID_PUBLIC_KEY', 'public key must be 64 lowercase hex characters');
+  if (typeof pubkeyHex !== 'string' || !HEX64.test(pubkeyHex))
+    throw new NostrError('INVALID_PUBLIC_KEY', 'public key must be 64 hex characters');
   return pubkeyHex;
 }
 
@@ -55,14 +57,27 @@ function putPayload(c, payload, offset) {
   return r.read === n ? r.written : putText(c, payload, offset);
 }
 
-/**
- * The nonce into scratch: the caller's, or 32 bytes from the platform CSPRNG in one call (the
- * core's getentropy() would make one JS call per byte under Emscripten 3.1.6).
- */
+// Fresh nonces come from the platform CSPRNG, 32 at a time: one getRandomValues call costs about
+// as much as the rest of a short encryption (and the core's getentropy() makes one JS call per
+// byte under Emscripten 3.1.6). Each nonce is used once and wiped from the pool when taken.
+const pool = new Uint8Array(32 * 32);
+let poolAt = pool.length;
+
+/** The nonce into scratch: the caller's, or the next one from the pool. */
 function putNonce(c, ptr, nonce) {
-  const slot = c.HEAPU8.subarray(ptr + NONCE, ptr + NONCE + 32);
-  if (nonce === undefined) webcrypto.getRandomValues(slot);
-  else slot.set(nonce);
+  const heap = c.HEAPU8;
+  if (nonce !== undefined) {
+    heap.set(nonce, ptr + NONCE);
+    return;
+  }
+  if (poolAt === pool.length) {
+    webcrypto.getRandomValues(pool);
+    poolAt = 0;
+  }
+  const fresh = pool.subarray(poolAt, poolAt + 32);
+  heap.set(fresh, ptr + NONCE);
+  fresh.fill(0);
+  poolAt += 32;
 }
 
 /** Reads `len` bytes from the start of scratch as a string (UTF-8; base64 is ASCII). */
@@ -76,10 +91,15 @@ function takeText(c, len) {
 export function getConversationKey(secretKey, pubkeyHex) {
   if (!(secretKey instanceof Uint8Array) || secretKey.length !== 32)
     throw new NostrError('INVALID_SECRET_KEY', 'secret key must be a Uint8Array of 32 bytes');
-  if (typeof pubkeyHex !== 'string' || pubkeyHex.length !== 64)
-    throw new NostrError('INVALID_PUBLIC_KEY', 'public key must be 64 hex characters');
-  const ck = core().nip44ConversationKey(secretKey, pubkeyHex);
-  if (ck === undefined) throwLastError();
+  asPubkeyHex(pubkeyHex);
+  const c = core();
+  const ptr = c.scratch(96);
+  c.HEAPU8.set(secretKey, ptr);
+  encoder.encodeInto(pubkeyHex, c.HEAPU8.subarray(ptr + 32, ptr + 96));
+  check(c.nip44ConversationKeyScratch());
+  const slot = c.HEAPU8.subarray(ptr, ptr + 32);
+  const ck = slot.slice();
+  slot.fill(0);
   return ck;
 }
 
@@ -137,7 +157,7 @@ export function encryptWithHandle(handle, pubkeyHex, plaintext) {
   const c = core();
   const n = putText(c, plaintext, ENC_PLAINTEXT);
   const ptr = c.scratch(0);
-  putText(c, pubkeyHex, ENC_PEER);
+  encoder.encodeInto(pubkeyHex, c.HEAPU8.subarray(ptr + ENC_PEER, ptr + ENC_PEER + 64));
   putNonce(c, ptr, undefined);
   return takeText(c, c.nip44KeyEncryptScratch(handle, n));
 }
@@ -147,6 +167,7 @@ export function decryptWithHandle(handle, pubkeyHex, payload) {
   asPayload(payload);
   const c = core();
   const m = putPayload(c, payload, KEY_DEC_PAYLOAD);
-  putText(c, pubkeyHex, 0);
+  const ptr = c.scratch(0);
+  encoder.encodeInto(pubkeyHex, c.HEAPU8.subarray(ptr, ptr + 64));
   return takeText(c, c.nip44KeyDecryptScratch(handle, m));
 }

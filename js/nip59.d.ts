@@ -2,6 +2,11 @@
 // with a Signer they return Promises. Errors are NostrError: NIP59_NOT_GIFT_WRAP,
 // NIP59_INVALID_SEAL, NIP59_SEAL_SIGNATURE, NIP59_INVALID_RUMOR, NIP59_AUTHOR_MISMATCH,
 // NIP59_RUMOR_ID_MISMATCH, NIP59_NOT_FOR_RECIPIENT, NIP-44's and NIP-01's codes, and SIGNER_*.
+//
+// A secret key passed a second time as the same Uint8Array is kept in wasm memory (with its key pair
+// and NIP-44 conversation keys) for as long as that array lives; its bytes are compared on every
+// call, so a changed or wiped array is never served from the cache. Use LocalSigner to control a
+// key's lifetime explicitly.
 import type { NostrEvent, UnsignedEvent } from './index.js';
 import type { Signer } from './signer.js';
 

@@ -3,7 +3,7 @@
 // Promises and every key operation goes through the signer, so a NIP-07 extension can seal and
 // unwrap without the page ever holding the key. JS owns the clock: `now` (seconds) defaults to
 // Date.now() / 1000 and can be passed in the options.
-import { core, check, checked } from './core.js';
+import { core, check, checked, putSecret, writeScratch } from './core.js';
 import { NostrError } from './errors.js';
 import { getEventHash } from './event.js';
 import { getPublicKey } from './keys.js';
@@ -51,6 +51,56 @@ function keyKind(key) {
 
 function localHandle(key) {
   return typeof key[HANDLE] === 'function' ? key[HANDLE]() : 0;
+}
+
+// --- Reuse of a secret key passed again and again (a client's own key).
+// From the second call with the same Uint8Array on, its key lives in wasm behind a handle (as in
+// LocalSigner): the keypair and the NIP-44 conversation keys with each peer are then computed
+// once, not on every wrap and unwrap. The copy is tied to the array: the bytes are compared on
+// every call (a changed key drops and wipes it) and it is wiped once the array is collected.
+// A key used once is never kept. For explicit control over a key's lifetime, use LocalSigner.
+const seenKeys = new WeakSet();
+const keyHandles = new WeakMap();
+const keyRegistry = new FinalizationRegistry(dropKeyEntry);
+
+function dropKeyEntry(entry) {
+  entry.copy.fill(0);
+  try {
+    core().keyDispose(entry.handle);
+  } catch {
+    // the module is gone: nothing left to wipe
+  }
+}
+
+// No early exit: the time taken does not depend on where the bytes differ.
+function sameKey(a, b) {
+  let d = a.length ^ b.length;
+  for (let i = 0; i < 32; i++) d |= a[i] ^ b[i];
+  return d === 0;
+}
+
+/** A wasm handle for a secret key passed repeatedly, or 0 (use the bytes directly). */
+function reusedKeyHandle(sk) {
+  const entry = keyHandles.get(sk);
+  if (entry !== undefined) {
+    if (sameKey(entry.copy, sk)) return entry.handle;
+    keyHandles.delete(sk);
+    keyRegistry.unregister(entry);
+    dropKeyEntry(entry);
+    return 0;
+  }
+  if (sk.length !== 32) return 0;
+  if (!seenKeys.has(sk)) {
+    seenKeys.add(sk);
+    return 0;
+  }
+  putSecret(sk);
+  const handle = core().keyCreate();
+  if (handle <= 0) return 0; // an invalid key: the direct path reports it
+  const fresh = { handle, copy: new Uint8Array(sk) }; // a copy even for a Buffer (whose slice() is a view)
+  keyHandles.set(sk, fresh);
+  keyRegistry.register(sk, fresh, fresh);
+  return handle;
 }
 
 function asObject(x, code, what) {
@@ -146,14 +196,11 @@ async function createSealWithSigner(rumor, signer, recipientPublicKey, now) {
 export function createSeal(rumor, secretKeyOrSigner, recipientPublicKey, options) {
   if (keyKind(secretKeyOrSigner) === 'signer')
     return (async () => createSealWithSigner(rumor, secretKeyOrSigner, recipientPublicKey, nowOf(options)))();
-  const json = core().nip59CreateSeal(
-    secretKeyOrSigner,
-    rumorJson(rumor),
-    String(recipientPublicKey),
-    nowOf(options),
-    randomBytes(SEAL_RANDOM),
-  );
-  return JSON.parse(checked(json));
+  const text = rumorJson(rumor);
+  const now = nowOf(options);
+  const random = randomBytes(SEAL_RANDOM);
+  putSecret(secretKeyOrSigner);
+  return JSON.parse(checked(core().nip59CreateSeal(text, String(recipientPublicKey), now, random)));
 }
 
 // --- wrap
@@ -175,10 +222,17 @@ export function createWrap(seal, recipientPublicKey, extraTags, options) {
 
 function wrapLocal(t, key, recipientPublicKey, extra, now) {
   const c = core();
-  const handle = isSecretKey(key) ? 0 : localHandle(key);
-  const json = handle
-    ? c.nip59WrapEventWithHandle(handle, JSON.stringify(t), String(recipientPublicKey), now, extra, randomBytes(WRAP_RANDOM))
-    : c.nip59WrapEvent(key, JSON.stringify(t), String(recipientPublicKey), now, extra, randomBytes(WRAP_RANDOM));
+  const handle = isSecretKey(key) ? reusedKeyHandle(key) : localHandle(key);
+  const recipient = String(recipientPublicKey);
+  const random = randomBytes(WRAP_RANDOM);
+  const len = writeScratch(JSON.stringify(t)); // last, so nothing else touches the scratch before the call
+  let json;
+  if (handle) {
+    json = c.nip59WrapEventWithHandle(handle, len, recipient, now, extra, random);
+  } else {
+    putSecret(key);
+    json = c.nip59WrapEvent(len, recipient, now, extra, random);
+  }
   return JSON.parse(checked(json));
 }
 
@@ -237,7 +291,7 @@ async function unwrapWithSigner(wrap, signer, requireTag) {
   const c = core();
   const handle = localHandle(signer);
   const json = eventJson(wrap, 'INVALID_EVENT', 'gift wrap');
-  if (handle) return JSON.parse(checked(c.nip59UnwrapEventWithHandle(handle, json, requireTag)));
+  if (handle) return JSON.parse(checked(c.nip59UnwrapEventWithHandle(handle, writeScratch(json), requireTag)));
   check(c.nip59CheckWrap(json));
   const sealJson = await signerDecrypt(signer, wrap.pubkey, wrap.content, 'NIP59_INVALID_SEAL', 'seal');
   const seal = JSON.parse(checked(c.nip59OpenSeal(sealJson)));
@@ -254,8 +308,18 @@ async function unwrapWithSigner(wrap, signer, requireTag) {
 export function unwrapEvent(wrap, secretKeyOrSigner, options) {
   const requireTag = options?.requireRecipientTag === true;
   if (keyKind(secretKeyOrSigner) === 'signer') return (async () => unwrapWithSigner(wrap, secretKeyOrSigner, requireTag))();
-  const json = core().nip59UnwrapEvent(secretKeyOrSigner, eventJson(wrap, 'INVALID_EVENT', 'gift wrap'), requireTag);
-  return JSON.parse(checked(json));
+  const c = core();
+  const json = eventJson(wrap, 'INVALID_EVENT', 'gift wrap');
+  const handle = reusedKeyHandle(secretKeyOrSigner);
+  const len = writeScratch(json);
+  let out;
+  if (handle) {
+    out = c.nip59UnwrapEventWithHandle(handle, len, requireTag);
+  } else {
+    putSecret(secretKeyOrSigner);
+    out = c.nip59UnwrapEvent(len, requireTag);
+  }
+  return JSON.parse(checked(out));
 }
 
 function byCreatedAt(a, b) {

@@ -1,10 +1,11 @@
 // The Signer seam: everything that needs a secret key (public key, signing, NIP-44) behind four
 // async methods, so protocol code (nip59) runs the same with a key held in wasm memory
 // (LocalSigner) or in a NIP-07 browser extension (Nip07Signer) that never shows the key.
-import { core, checked, throwLastError } from './core.js';
+import { core, checked } from './core.js';
 import { NostrError } from './errors.js';
 import { signWithHandle, verifyEventError } from './event.js';
 import { isHex32 } from './hex.js';
+import { createKeyHandle } from './keys.js';
 import { encryptWithHandle, decryptWithHandle } from './nip44.js';
 
 // nip59 reaches a LocalSigner's key handle through this (registered, so no export is needed) to
@@ -32,15 +33,7 @@ export class LocalSigner {
   /** Takes a 32-byte secret key (copied into wasm memory), or generates one when none is given. */
   constructor(secretKey) {
     const c = core();
-    let handle;
-    if (secretKey === undefined) {
-      handle = c.keyGenerate();
-    } else {
-      if (!(secretKey instanceof Uint8Array) || secretKey.length !== 32)
-        throw new NostrError('INVALID_SECRET_KEY', 'secret key must be a Uint8Array of 32 bytes');
-      handle = c.keyCreate(secretKey);
-      if (handle <= 0) throwLastError();
-    }
+    const handle = secretKey === undefined ? c.keyGenerate() : createKeyHandle(secretKey);
     this.#handle = handle;
     this.#pubkey = checked(c.keyPublic(handle));
     registry.register(this, handle, this);

@@ -49,7 +49,7 @@ struct search_result {
 
 // A prepared search over nonces whose serialization is prefix || decimal(nonce) || suffix.
 // Everything but the nonce digits is hashed or laid out once (crypto::sha256_fixed_tail); each try
-// rewrites the digits in place, hashes, and allocates nothing.
+// rewrites the digits in place and hashes; only a nonce gaining a digit re-lays the message out.
 class miner {
  public:
   // Takes the serialization around the nonce digits as given (the caller built it, e.g. with

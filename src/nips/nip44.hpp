@@ -34,7 +34,8 @@ result<std::size_t> calc_padded_len(std::size_t unpadded_len);
 // Base64 payload: version(1) || nonce(32) || ciphertext || mac(32). nonce must be fresh random.
 result<std::string> encrypt(std::string_view plaintext, const bytes32& conversation_key, const bytes32& nonce);
 
-// Plaintext of a base64 payload; NIP44_* error codes say which check failed.
+// Plaintext of a base64 payload, the bytes as sent (UTF-8 is not checked here); NIP44_* error
+// codes say which check failed.
 result<std::string> decrypt(std::string_view payload, const bytes32& conversation_key);
 
 // --- Buffer-level forms that allocate nothing (the WASM glue runs them inside its scratch buffer).

@@ -1,7 +1,7 @@
 #include "nips/nip59.hpp"
 
 #include "crypto/hash.hpp"
-#include "event/event_json.hpp"
+#include "event/event_reader.hpp"
 #include "nips/nip44.hpp"
 #include "util/hex.hpp"
 
@@ -9,27 +9,6 @@ namespace nostr::nip59 {
 namespace {
 
 error rumor_error(std::string detail) { return make_error(errc::nip59_invalid_rumor, std::move(detail)); }
-
-bool read_string(const nlohmann::json& j, const char* key, std::string& out) {
-  auto it = j.find(key);
-  if (it == j.end() || !it->is_string()) return false;
-  out = it->get_ref<const std::string&>();
-  return true;
-}
-
-bool read_integer(const nlohmann::json& j, const char* key, std::int64_t& out) {
-  auto it = j.find(key);
-  if (it == j.end()) return false;
-  if (it->is_number_unsigned()) {
-    auto v = it->get<std::uint64_t>();
-    if (v > static_cast<std::uint64_t>(INT64_MAX)) return false;
-    out = static_cast<std::int64_t>(v);
-    return true;
-  }
-  if (!it->is_number_integer()) return false;
-  out = it->get<std::int64_t>();
-  return true;
-}
 
 bool has_p_tag(const tag_list& tags, std::string_view pubkey_hex) {
   for (const auto& t : tags)
@@ -82,21 +61,9 @@ std::string rumor_to_json(const event& rumor) {
 }
 
 result<event> parse_rumor(std::string_view json) {
-  auto j = parse_json(json);
-  if (j.is_discarded()) return rumor_error("rumor is not valid JSON");
-  if (!j.is_object()) return rumor_error("rumor must be a JSON object");
-  event e;
-  if (!read_string(j, "id", e.id)) return rumor_error("rumor id missing or not a string");
-  if (!read_string(j, "pubkey", e.pubkey)) return rumor_error("rumor pubkey missing or not a string");
-  if (!read_integer(j, "created_at", e.created_at)) return rumor_error("rumor created_at missing or not an integer");
-  if (!read_integer(j, "kind", e.kind)) return rumor_error("rumor kind missing or not an integer");
-  auto tags_it = j.find("tags");
-  if (tags_it == j.end()) return rumor_error("rumor tags missing");
-  auto tags = tags_from_json(*tags_it);
-  if (!tags) return rumor_error("rumor tags must be an array of arrays of strings");
-  e.tags = std::move(*tags);
-  if (!read_string(j, "content", e.content)) return rumor_error("rumor content missing or not a string");
-  if (!unsigned_shape_ok(e)) return rumor_error("rumor id, pubkey, kind or created_at out of range");
+  auto e = read_event(json, /*require_sig=*/false);
+  if (!e) return rumor_error("rumor: " + e.err().detail);
+  if (!unsigned_shape_ok(*e)) return rumor_error("rumor id, pubkey, kind or created_at out of range");
   return e;
 }
 
@@ -136,7 +103,7 @@ result<void> check_seal(const event& seal) {
 }
 
 result<event> parse_seal(std::string_view json) {
-  auto seal = parse_event(json);
+  auto seal = read_event(json);
   if (!seal) return make_error(errc::nip59_invalid_seal, "seal is not a JSON event");
   NOSTR_TRY(check_seal(*seal));
   return seal;

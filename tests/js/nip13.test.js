@@ -69,6 +69,16 @@ test('mined events at 8..16 bits have the difficulty, keep created_at and hash l
   }
 });
 
+test('odd strings (lone surrogates, U+2028, controls) serialize as nostr-tools does', () => {
+  const pubkey = tools.getPublicKey(tools.generateSecretKey());
+  const odd = ['\ud800', 'a\udfffb', '\u2028\u2029', '\u0000\u001f\u007f', '💜"\\', ''];
+  for (const s of odd) {
+    const e = nip13.minePow({ pubkey, kind: 1, created_at: 5, tags: [['t', s], [s]], content: s }, 6);
+    assert.equal(e.id, tools.getEventHash(e), JSON.stringify(s));
+    assert.ok(nip13.getPow(e.id) >= 6);
+  }
+});
+
 test('a signed mined event verifies with nostr-tools and keeps its id', () => {
   const sk = tools.generateSecretKey();
   const pubkey = tools.getPublicKey(sk);

@@ -7,6 +7,7 @@ import { nostr, prng, randomText, vectorsDir } from './helpers.js';
 // Internals of the same package instance (the self-reference resolves to ../../js/).
 import { core } from '../../js/core.js';
 import { encryptWithHandle, decryptWithHandle } from '../../js/nip44.js';
+import { createKeyHandle } from '../../js/keys.js';
 
 const { nip44 } = nostr;
 const tools = toolsNip44.v2;
@@ -327,6 +328,12 @@ test('the conversation key does not stay in wasm memory', () => {
   throwsCode(() => nip44.decrypt(payload.slice(0, 20), ck), 'NIP44_INVALID_PAYLOAD', 'short');
   throwsCode(() => nip44.encrypt('', ck), 'NIP44_INVALID_PLAINTEXT_LENGTH', 'empty');
   assert.ok(!inMemory(), 'after the error paths');
+  // getConversationKey takes the secret key through scratch and wipes it there.
+  const sk = nostr.generateSecretKey();
+  nip44.getConversationKey(sk, nostr.getPublicKey(nostr.generateSecretKey()));
+  assert.ok(Buffer.from(c.HEAPU8.buffer).indexOf(Buffer.from(sk)) < 0, 'secret key left in wasm memory');
+  throwsCode(() => nip44.getConversationKey(sk, 'f'.repeat(64)), 'INVALID_PUBLIC_KEY', 'off-curve peer');
+  assert.ok(Buffer.from(c.HEAPU8.buffer).indexOf(Buffer.from(sk)) < 0, 'secret key left after an error');
 });
 
 test('nostr-tools names: nip44.v2 mirrors the module', () => {
@@ -346,7 +353,7 @@ test('handle variants use the cached conversation key and interoperate', () => {
   const skB = nostr.generateSecretKey();
   const pubA = nostr.getPublicKey(skA);
   const pubB = nostr.getPublicKey(skB);
-  const h = c.keyCreate(skA);
+  const h = createKeyHandle(skA);
   assert.ok(h > 0);
   try {
     const ckB = tools.utils.getConversationKey(skB, pubA);
@@ -365,6 +372,7 @@ test('handle variants use the cached conversation key and interoperate', () => {
       else encryptWithHandle(h, pub, 'peer');
     }
     assert.ok(decryptWithHandle(h, pubB, encryptWithHandle(h, pubB, 'self check')) === 'self check');
+    assert.equal(decryptWithHandle(h, pubB.toUpperCase(), encryptWithHandle(h, pubB, 'any case')), 'any case');
     assert.equal(decryptWithHandle(h, pubB, tools.encrypt('long '.repeat(30000), ckB)), 'long '.repeat(30000));
     throwsCode(() => encryptWithHandle(h, 'zz'.repeat(32), 'x'), 'INVALID_PUBLIC_KEY', 'bad peer');
     throwsCode(() => encryptWithHandle(h, 'f'.repeat(64), 'x'), 'INVALID_PUBLIC_KEY', 'peer not on the curve');

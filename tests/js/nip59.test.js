@@ -1,10 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import * as tools from 'nostr-tools/pure';
 import * as tools59 from 'nostr-tools/nip59';
 import { v2 as tools44 } from 'nostr-tools/nip44';
 import { nostr, prng, randomText, vectorsDir } from './helpers.js';
+import { core } from '../../js/core.js';
 
 const { nip59, LocalSigner, Nip07Signer } = nostr;
 const spec = JSON.parse(readFileSync(new URL('nips-spec-examples.json', vectorsDir), 'utf8')).nip59;
@@ -307,4 +310,88 @@ test('misuse is reported with a code', async () => {
   await throwsCode(nip59.wrapEvent({ content: 'no kind' }, s, bp), 'INVALID_EVENT', 'signer: no kind');
   await throwsCode(nip59.createSeal(nip59.createRumor(t, other), s, bp), 'NIP59_AUTHOR_MISMATCH', 'signer: author');
   s.dispose();
+});
+
+test('a secret key passed repeatedly is cached, but a changed or wiped array is never served stale', () => {
+  const k1 = nostr.generateSecretKey();
+  const k2 = nostr.generateSecretKey();
+  const b = nostr.generateSecretKey();
+  const bp = nostr.getPublicKey(b);
+  const sealAuthor = (w) =>
+    JSON.parse(tools44.decrypt(w.content, tools44.utils.getConversationKey(b, w.pubkey))).pubkey;
+  const sk = k1.slice();
+  for (let i = 0; i < 3; i++) assert.equal(sealAuthor(nip59.wrapEvent({ kind: 14, content: 'a' }, sk, bp)), nostr.getPublicKey(k1));
+  sk.set(k2); // the same array now holds another key
+  assert.equal(sealAuthor(nip59.wrapEvent({ kind: 14, content: 'b' }, sk, bp)), nostr.getPublicKey(k2));
+  assert.equal(sealAuthor(nip59.wrapEvent({ kind: 14, content: 'c' }, sk, bp)), nostr.getPublicKey(k2));
+  sk.fill(0); // wiped by its owner
+  throwsCode(() => nip59.wrapEvent({ kind: 14, content: 'd' }, sk, bp), 'INVALID_SECRET_KEY', 'wiped key');
+
+  // Unwrapping: the recipient key array changes between calls.
+  const r = b.slice();
+  const forB = nip59.wrapEvent({ kind: 14, content: 'to b' }, k1, bp);
+  const forK2 = nip59.wrapEvent({ kind: 14, content: 'to k2' }, k1, nostr.getPublicKey(k2));
+  assert.equal(nip59.unwrapEvent(forB, r).content, 'to b');
+  assert.equal(nip59.unwrapEvent(forB, r).content, 'to b');
+  r.set(k2);
+  throwsCode(() => nip59.unwrapEvent(forB, r), 'NIP44_INVALID_MAC', 'old key gone');
+  assert.equal(nip59.unwrapEvent(forK2, r).content, 'to k2');
+  assert.equal(nip59.unwrapEvent(forK2, r).content, 'to k2');
+  r.fill(0);
+  throwsCode(() => nip59.unwrapEvent(forK2, r), 'INVALID_SECRET_KEY', 'wiped recipient key');
+
+  // A Node Buffer (slice() returns a view, not a copy) is compared and kept apart the same way.
+  const buf = Buffer.from(k1);
+  for (let i = 0; i < 3; i++) assert.equal(sealAuthor(nip59.wrapEvent({ kind: 14, content: 'e' }, buf, bp)), nostr.getPublicKey(k1));
+  buf.set(k2);
+  assert.equal(sealAuthor(nip59.wrapEvent({ kind: 14, content: 'f' }, buf, bp)), nostr.getPublicKey(k2));
+  assert.deepEqual(new Uint8Array(buf), k2, "the caller's array is never wiped by the cache");
+});
+
+test('the cached copy of a reused key is wiped when its array is garbage-collected', () => {
+  const script = `
+    import * as nostr from 'nostr-agents';
+    import { core } from './js/core.js';
+    await nostr.init();
+    const probe = core().keyGenerate();
+    core().keyDispose(probe);
+    const handle = probe + 1; // the next handle: the one the reuse cache creates
+    const bp = nostr.getPublicKey(nostr.generateSecretKey());
+    (() => {
+      const sk = nostr.generateSecretKey();
+      nostr.nip59.wrapEvent({ kind: 1, content: 'x' }, sk, bp);
+      nostr.nip59.wrapEvent({ kind: 1, content: 'x' }, sk, bp);
+    })();
+    const alive = () => core().keyPublic(handle) !== undefined;
+    if (!alive()) { console.log('not-cached'); process.exit(0); }
+    for (let i = 0; i < 50 && alive(); i++) { globalThis.gc(); await new Promise((r) => setTimeout(r, 10)); }
+    console.log(alive() ? 'still-alive' : 'wiped');
+  `;
+  const r = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], {
+    cwd: fileURLToPath(new URL('../../', import.meta.url)),
+    encoding: 'utf8',
+  });
+  assert.equal(r.stderr, '');
+  assert.equal(r.stdout.trim(), 'wiped');
+});
+
+test('secret keys pass through the wiped slot: nothing is left there, on success or failure', () => {
+  const c = core();
+  const slotIsZero = () => c.HEAPU8.subarray(c.secretSlot(), c.secretSlot() + 32).every((b) => b === 0);
+  const sk = nostr.generateSecretKey();
+  const b = nostr.generateSecretKey();
+  const bp = nostr.getPublicKey(b);
+  const w = nip59.wrapEvent({ kind: 14, content: 'x' }, sk, bp);
+  assert.ok(slotIsZero(), 'after wrapEvent');
+  nip59.unwrapEvent(w, b);
+  assert.ok(slotIsZero(), 'after unwrapEvent');
+  nip59.createSeal(nip59.createRumor({ kind: 1 }, sk), sk, bp);
+  assert.ok(slotIsZero(), 'after createSeal');
+  // Failures inside the core, after the key was handed over.
+  assert.throws(() => nip59.wrapEvent({ kind: 14, content: 'x' }, sk.slice(), 'f'.repeat(64)));
+  assert.ok(slotIsZero(), 'after a failed wrapEvent');
+  assert.throws(() => nip59.unwrapEvent({ ...w, kind: 1 }, b.slice()));
+  assert.ok(slotIsZero(), 'after a failed unwrapEvent');
+  assert.throws(() => nip59.createSeal(nip59.createRumor({ kind: 1 }, b), sk.slice(), bp));
+  assert.ok(slotIsZero(), 'after a failed createSeal');
 });

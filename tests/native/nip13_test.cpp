@@ -117,7 +117,8 @@ TEST(nip13_test, mined_events_have_the_difficulty_and_keep_created_at) {
     EXPECT_EQ(e.tags[2][2], std::to_string(target));
     EXPECT_EQ(nip13::committed_target(e.tags), target);
     EXPECT_TRUE(*nip13::check_pow(e, target, true));
-    EXPECT_EQ(e.tags[2][1], std::to_string(reference_first(t, 0, target)));
+    // The first match from 0, by brute force (kept to low targets: slow under sanitizers).
+    if (target <= 10) EXPECT_EQ(e.tags[2][1], std::to_string(reference_first(t, 0, target)));
   }
 }
 
