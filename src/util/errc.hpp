@@ -79,6 +79,26 @@ namespace nostr {
   X(xx_unsupported_feature, "UNSUPPORTED_FEATURE")                                           \
   X(xx_invalid_sequence, "INVALID_SEQUENCE")                                                 \
   X(xx_internal_error, "INTERNAL_ERROR")                                                     \
+  /* NIP-AGX: wraps a recipient discards (each check its own code), payloads, tasks, cards */  \
+  X(agx_wrap_p_tag, "AGX_WRAP_P_TAG")                                                        \
+  X(agx_wrap_not_for_us, "AGX_WRAP_NOT_FOR_US")                                              \
+  X(agx_wrap_no_expiration, "AGX_WRAP_NO_EXPIRATION")                                        \
+  X(agx_wrap_expired, "AGX_WRAP_EXPIRED")                                                    \
+  X(agx_wrap_expiration_too_far, "AGX_WRAP_EXPIRATION_TOO_FAR")                              \
+  X(agx_wrap_pow, "AGX_WRAP_POW")                                                            \
+  X(agx_wrap_future, "AGX_WRAP_FUTURE")                                                      \
+  X(agx_rumor_kind, "AGX_RUMOR_KIND")                                                        \
+  X(agx_payload_invalid, "AGX_PAYLOAD_INVALID")                                              \
+  X(agx_receipt_invalid, "AGX_RECEIPT_INVALID")                                              \
+  X(agx_task_invalid, "AGX_TASK_INVALID")                                                    \
+  X(agx_task_transition, "AGX_TASK_TRANSITION")                                              \
+  X(agx_too_large, "AGX_TOO_LARGE")                                                          \
+  X(agx_pending_full, "AGX_PENDING_FULL")                                                    \
+  X(agx_pending_exists, "AGX_PENDING_EXISTS")                                                \
+  X(agx_card_invalid, "AGX_CARD_INVALID")                                                    \
+  X(agx_nip05_invalid, "AGX_NIP05_INVALID")                                                  \
+  X(agx_nip05_response_invalid, "AGX_NIP05_RESPONSE_INVALID")                                \
+  X(agx_seen_snapshot_invalid, "AGX_SEEN_SNAPSHOT_INVALID")                                  \
   /* misuse by the local caller */                                                           \
   X(invalid_argument, "INVALID_ARGUMENT")                                                    \
   X(internal, "INTERNAL")
