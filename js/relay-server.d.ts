@@ -1,0 +1,157 @@
+// nostr-agents/relay-server: the local dev relay, in-process (Node only).
+import type { NostrEvent, Filter } from './index.js';
+
+export interface RateLimit {
+  /** Tokens added per second (one EVENT, REQ or COUNT costs one). Default 1000. */
+  rate?: number;
+  /** Bucket size: messages allowed in a burst. Default 5000. */
+  burst?: number;
+}
+
+export interface AgxPolicyOptions {
+  /** Minimum leading zero bits of a gift wrap id. Default 12. */
+  minPow?: number;
+  /** Furthest a gift wrap's expiration may be, in seconds from now. Default 31 days. */
+  maxExpirationSeconds?: number;
+}
+
+/** Record handed to a store (internal shape, exposed for custom stores). */
+export interface StoredRecord {
+  id: string;
+  pubkey: string;
+  kind: number;
+  created_at: number;
+  tags: string[][];
+  json: string;
+  key?: string;
+  expiresAt?: number;
+}
+
+export interface EventStore {
+  readonly kind: 'sqlite' | 'memory';
+  readonly size: number;
+  put(record: StoredRecord): 'stored' | 'duplicate' | 'superseded' | 'deleted';
+  applyDeletion(deletion: NostrEvent): number;
+  query(
+    filter: Filter,
+    options: { limit: number; now: number; match: (row: { id: string; created_at: number; json: string }) => boolean },
+  ): Array<{ id: string; created_at: number; json: string }>;
+  purgeExpired(now: number): number;
+  close(): void;
+}
+
+export interface RelayOptions {
+  /** Port to listen on; 0 (default) picks a free one. */
+  port?: number;
+  /** Address to bind. Default 127.0.0.1. */
+  host?: string;
+  /** SQLite database file. Without it (and without `memory`) events live in an in-memory SQLite database. */
+  db?: string;
+  /** Keep events in a plain JS in-memory store. */
+  memory?: boolean;
+  /** A store to use instead of opening one (not closed by close()); lets a relay restart with its events. */
+  store?: EventStore;
+  /** Gift wraps (kind 1059) need an expiration at most 31 days ahead and at least 12 bits of PoW. */
+  agxPolicy?: boolean | AgxPolicyOptions;
+  /** true: NIP-42 required before EVENT/REQ/COUNT; 'optional': challenge sent, not required. */
+  auth?: boolean | 'optional';
+  /** Only these pubkeys, once authenticated, may read and write (others get `restricted:`). */
+  allowedPubkeys?: string[];
+  /** Largest message accepted, in bytes. Default 262144. */
+  maxMessageLength?: number;
+  /** Open subscriptions per connection. Default 50. */
+  maxSubscriptions?: number;
+  /** Filters per REQ. Default 10. */
+  maxFilters?: number;
+  /** Cap on a filter's limit (and the limit when none is given). Default 5000. */
+  maxLimit?: number;
+  /** Per-connection token bucket; false turns rate limiting off. */
+  rateLimit?: RateLimit | false;
+  /** Extra fields merged into the NIP-11 document. */
+  info?: Record<string, unknown>;
+  /** Receives diagnostic lines. Default: silent. */
+  log?: (line: string) => void;
+}
+
+export interface RelayInfoDocument {
+  name: string;
+  description: string;
+  software: string;
+  version: string;
+  supported_nips: number[];
+  limitation: {
+    max_message_length: number;
+    max_subscriptions: number;
+    max_filters: number;
+    max_limit: number;
+    default_limit: number;
+    max_subid_length: number;
+    min_pow_difficulty: number;
+    auth_required: boolean;
+    payment_required: boolean;
+    restricted_writes: boolean;
+  };
+  [field: string]: unknown;
+}
+
+export interface RunningRelay {
+  /** ws://host:port */
+  readonly url: string;
+  readonly port: number;
+  readonly host: string;
+  readonly storage: 'sqlite' | 'memory';
+  readonly store: EventStore;
+  /** Open client connections. */
+  readonly connections: number;
+  /** The NIP-11 document served over HTTP. */
+  info(): RelayInfoDocument;
+  /** Drops every connection, stops listening, closes the store it opened. Idempotent. */
+  close(): Promise<void>;
+}
+
+export function startRelay(options?: RelayOptions): Promise<RunningRelay>;
+
+/** SQLite by default (in `db`, or in memory); `memory: true` for the JS store; falls back to memory when better-sqlite3 is missing. */
+export function openStore(options?: { db?: string; memory?: boolean; log?: (line: string) => void }): EventStore;
+
+export class MemoryStore implements EventStore {
+  readonly kind: 'memory';
+  readonly size: number;
+  put(record: StoredRecord): 'stored' | 'duplicate' | 'superseded' | 'deleted';
+  applyDeletion(deletion: NostrEvent): number;
+  query(
+    filter: Filter,
+    options: { limit: number; now: number; match: (row: { id: string; created_at: number; json: string }) => boolean },
+  ): Array<{ id: string; created_at: number; json: string }>;
+  purgeExpired(now: number): number;
+  close(): void;
+}
+
+export class SqliteStore implements EventStore {
+  constructor(file?: string);
+  readonly kind: 'sqlite';
+  readonly size: number;
+  put(record: StoredRecord): 'stored' | 'duplicate' | 'superseded' | 'deleted';
+  applyDeletion(deletion: NostrEvent): number;
+  query(
+    filter: Filter,
+    options: { limit: number; now: number; match: (row: { id: string; created_at: number; json: string }) => boolean },
+  ): Array<{ id: string; created_at: number; json: string }>;
+  purgeExpired(now: number): number;
+  close(): void;
+}
+
+export const DEFAULTS: Readonly<{
+  port: number;
+  host: string;
+  maxMessageLength: number;
+  maxSubscriptions: number;
+  maxFilters: number;
+  maxLimit: number;
+  maxSubidLength: number;
+  rateLimit: Readonly<Required<RateLimit>>;
+  authWindowSeconds: number;
+  purgeIntervalMs: number;
+}>;
+
+export const AGX_DEFAULTS: Readonly<Required<AgxPolicyOptions>>;
