@@ -182,14 +182,14 @@ export class RelayConnection {
 
   async _onSocketOpen(sock) {
     const clock = this.pool._clock;
+    clock.clear(this._timer);
+    this._timer = null;
     // Limits from NIP-11 apply before the first frame: the document was requested together with the
-    // connection and has its own timeout.
+    // connection and has its own timeout (infoTimeout).
     if (this._infoPromise && this.info === undefined) {
       await this._infoPromise;
       if (this.sock !== sock || this.state !== 'connecting') return;
     }
-    clock.clear(this._timer);
-    this._timer = null;
     this._openedAt = clock.now();
     this._lastRx = this._openedAt;
     this.lastError = undefined;
@@ -246,6 +246,14 @@ export class RelayConnection {
       if (this.state === 'backing-off' && !this._final) this._connect();
     }, delay);
     this._setState('backing-off', err);
+  }
+
+  /** Stops waiting to reconnect: nothing needs this relay now (use() starts again). */
+  _idle() {
+    this.pool._clock.clear(this._timer);
+    this._timer = null;
+    this.nextAttemptAt = undefined;
+    this._setState('closed');
   }
 
   /** Stops listening to a socket and closes it at once. */
@@ -355,7 +363,7 @@ export class RelayConnection {
    * none came yet). Resolves true once the relay accepted it; false without a signer, when the
    * signer fails or the relay refuses (state auth-required).
    */
-  authenticate(deadline = this.pool._clock.now() + this.pool._opts.authTimeout, signal) {
+  authenticate(deadline = this.pool._clock.now() + this.pool._opts.authTimeout) {
     if (this._auth === 'authenticated') return Promise.resolve(true);
     if (this._authPromise) return this._authPromise;
     const signer = this.pool._opts.signer;
@@ -363,14 +371,21 @@ export class RelayConnection {
       this._setState('auth-required', new NostrError('AUTH_REQUIRED', `${this.url} requires NIP-42 authentication and the pool has no signer`));
       return Promise.resolve(false);
     }
-    const p = this._authenticate(signer, deadline, signal).finally(() => {
+    // Shared by every caller, so it takes no caller's signal, and it never rejects.
+    const p = this._authenticate(signer, deadline)
+      .catch((err) => {
+        this._auth = 'failed';
+        this._setState('auth-required', new NostrError('AUTH_FAILED', describe(err), { cause: err }));
+        return false;
+      })
+      .finally(() => {
       if (this._authPromise === p) this._authPromise = null;
     });
     this._authPromise = p;
     return p;
   }
 
-  async _authenticate(signer, deadline, signal) {
+  async _authenticate(signer, deadline) {
     const sock = this.sock;
     if (!sock || !this.isOpen) return false;
     const fail = (err) => {
@@ -383,7 +398,7 @@ export class RelayConnection {
     this._setState('authenticating');
     let challenge = this._challenge;
     if (challenge === undefined) {
-      const w = this.pool._clock.wait(deadline, signal);
+      const w = this.pool._clock.wait(deadline);
       this._challengeWaits.add(w);
       try {
         challenge = await w.promise;
@@ -401,7 +416,7 @@ export class RelayConnection {
       return fail(new NostrError('AUTH_FAILED', `the signer refused the AUTH event: ${describe(err)}`, { cause: err }));
     }
     if (this.sock !== sock) return false;
-    const w = this.waitOk(signed.id, deadline, signal);
+    const w = this.waitOk(signed.id, deadline);
     if (!this.send(encodeAuth(signed))) w.fire(LOST);
     const r = await w.promise;
     if (r === CLOSED || r === LOST) return false;

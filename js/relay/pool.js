@@ -56,6 +56,15 @@ function options(o) {
   return opts;
 }
 
+/**
+ * Whether a refusal asks for NIP-42 AUTH: `auth-required:`, or `restricted:` from a relay that has
+ * challenged this connection we have not answered yet (some relays, @nostr-relay/core among them,
+ * refuse unauthenticated readers of DMs that way).
+ */
+function needsAuth(reason, conn) {
+  return reason === 'auth-required' || (reason === 'restricted' && conn._challenge !== undefined && conn._auth !== 'authenticated');
+}
+
 const DROP_REASONS = ['duplicate', 'not-matching', 'bad-signature', 'malformed', 'unknown-subscription'];
 
 export class RelayPool {
@@ -174,6 +183,11 @@ export class RelayPool {
     return false;
   }
 
+  /** A relay nothing needs any more stops waiting to reconnect. */
+  _release(conn) {
+    if (conn.state === 'backing-off' && !this._wants(conn)) conn._idle();
+  }
+
   /** Connects to a relay now; resolves its status once open. RELAY_UNREACHABLE after `timeout`. */
   async ensureRelay(url, { timeout = this._opts.connectTimeout, signal } = {}) {
     this._ensureOpen();
@@ -186,6 +200,7 @@ export class RelayPool {
       throw new NostrError('RELAY_UNREACHABLE', `${conn.url}: ${conn.lastError ? conn.lastError.message : 'could not connect'}`);
     } finally {
       conn.holds--;
+      this._release(conn);
     }
   }
 
@@ -383,22 +398,28 @@ export class RelayPool {
       this._flushQueue(conn);
     }
     rs.state = 'waiting';
-    if (d.reason === 'auth-required' && !rs.authTried) {
+    if (needsAuth(d.reason, conn) && !rs.authTried) {
       rs.authTried = true;
       const sock = conn.sock;
-      conn.authenticate().then((ok) => {
-        if (conn.sock !== sock || sub.closed || rs.state !== 'waiting') return;
-        if (ok) this._sendReq(sub, conn);
-        else this._closeOnRelay(sub, conn, d);
-      });
+      conn
+        .authenticate()
+        .then((ok) => {
+          if (conn.sock !== sock || sub.closed || rs.state !== 'waiting') return;
+          if (ok) this._sendReq(sub, conn);
+          else this._closeOnRelay(sub, conn, d);
+        })
+        .catch((err) => this._emit('error', err));
       return;
     }
     if (isTransientReason(d.reason) && rs.retries < this._opts.subscriptionRetries) {
       const delay = backoffDelay(rs.retries++, this._opts.retry, this._clock.random);
       const sock = conn.sock;
-      this._clock.sleep(delay).then((r) => {
-        if (r === undefined && conn.sock === sock && !sub.closed && rs.state === 'waiting') this._sendReq(sub, conn);
-      });
+      this._clock
+        .sleep(delay)
+        .then((r) => {
+          if (r === undefined && conn.sock === sock && !sub.closed && rs.state === 'waiting') this._sendReq(sub, conn);
+        })
+        .catch((err) => this._emit('error', err));
       return;
     }
     this._closeOnRelay(sub, conn, d);
@@ -413,6 +434,7 @@ export class RelayPool {
     const reason = { relay: conn.url, reason: d.reason, message: d.message };
     if (d.code) reason.code = d.code;
     sub.closeReasons.push(reason);
+    this._release(conn);
     for (const r of sub._relays.values()) if (r.state !== 'closed') return sub._checkEose();
     const summary = sub.closeReasons.map((c) => `${c.relay}: ${c.message}`).join('; ');
     this._closeSubscription(sub, null, new NostrError('RELAY_CLOSED', `every relay closed the subscription (${summary})`));
@@ -438,7 +460,10 @@ export class RelayPool {
       if (rs.state === 'sent') conn.activeReqs--;
       conn.subs.delete(sub);
       if (rs.state === 'queued') conn.queue.splice(conn.queue.indexOf(sub), 1);
-      if (!this._closed) this._flushQueue(conn);
+      if (!this._closed) {
+        this._flushQueue(conn);
+        this._release(conn);
+      }
     }
     if (reason) sub.closeReasons.push(reason);
     sub._end(error);
@@ -560,9 +585,13 @@ export class RelayPool {
         if (r.accepted) return out('accepted', info);
         // A duplicate after a resend: the first send reached the relay after all.
         if (r.reason === 'duplicate' && sends > 1) return out('accepted', info);
-        if (r.reason === 'auth-required' && !authTried && this._opts.signer) {
+        if (needsAuth(r.reason, conn) && !authTried && this._opts.signer) {
           authTried = true;
-          if (await conn.authenticate(deadline, signal)) continue;
+          const w = clock.wait(deadline, signal); // abortable, while the shared AUTH runs on
+          conn.authenticate(deadline).then((ok) => w.fire(ok));
+          const ok = await w.promise;
+          if (ok === CLOSED) return closedOut();
+          if (ok === true) continue;
         } else if (r.reason === 'auth-required' && !this._opts.signer) {
           conn.authenticate(); // no signer: shows the relay as auth-required
         } else if (isTransientReason(r.reason) && failures < retries) {
@@ -578,6 +607,7 @@ export class RelayPool {
       throw err;
     } finally {
       conn.holds--;
+      this._release(conn);
     }
   }
 

@@ -30,7 +30,8 @@ export class Clock {
   /** setTimeout, tracked until it fires or is cleared. */
   set(fn, ms) {
     const box = { id: undefined };
-    box.id = this._set(() => {
+    const set = this._set; // called without a receiver: browsers refuse window.setTimeout on another `this`
+    box.id = set(() => {
       this._timers.delete(box);
       fn();
     }, Math.max(0, ms));
@@ -40,7 +41,8 @@ export class Clock {
 
   clear(box) {
     if (!box) return;
-    if (this._timers.delete(box)) this._clear(box.id);
+    const clear = this._clear;
+    if (this._timers.delete(box)) clear(box.id);
   }
 
   /**
@@ -90,7 +92,8 @@ export class Clock {
   /** Settles every wait with CLOSED and clears every timer. */
   closeAll() {
     for (const w of [...this._waits]) w.close();
-    for (const box of this._timers) this._clear(box.id);
+    const clear = this._clear;
+    for (const box of this._timers) clear(box.id);
     this._timers.clear();
   }
 }
