@@ -20,8 +20,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "event/event_json.hpp"
 #include "event/filter.hpp"
 #include "relay/client_message.hpp"
@@ -274,76 +272,107 @@ val normalize_url(const std::string& url) {
   return val(std::move(*r));
 }
 
+// JSON text built by hand with the core's own escaping (append_json_string), rather than through
+// nlohmann's serializer, which would add its code to the module for these rare paths.
+struct json_out {
+  std::string s;
+  bool first = true;
+  json_out& key(const char* k) {
+    s += first ? '{' : ',';
+    first = false;
+    append_json_string(s, k);
+    s += ':';
+    return *this;
+  }
+  json_out& str(const char* k, std::string_view v) {
+    key(k);
+    append_json_string(s, v);
+    return *this;
+  }
+  json_out& raw(const char* k, std::string_view v) {
+    key(k);
+    s += v;
+    return *this;
+  }
+  json_out& num(const char* k, std::int64_t v) { return raw(k, std::to_string(v)); }
+  json_out& boolean(const char* k, bool v) { return raw(k, v ? "true" : "false"); }
+  json_out& status(const relay::machine_message& st) {
+    return str("reason", relay::reason_name(st.reason)).str("message", st.message).str("text", st.text());
+  }
+  std::string done() {
+    s += first ? "{}" : "}";
+    return std::move(s);
+  }
+};
+
 // The unsigned NIP-42 event as JSON text.
 std::string auth_template_json(const std::string& relay_url, const std::string& challenge, double now) {
   event_template t = relay::auth_template(relay_url, challenge, to_i64(now));
-  nlohmann::json j = {{"kind", t.kind}, {"created_at", t.created_at}, {"tags", t.tags}, {"content", t.content}};
-  return j.dump();
-}
-
-nlohmann::json event_value(const event& e) { return parse_json(to_json(e)); }
-
-nlohmann::json status_value(const relay::machine_message& st) {
-  return {{"reason", relay::reason_name(st.reason)}, {"message", st.message}, {"text", std::string(st.text())}};
+  std::string tags = "[";
+  for (std::size_t i = 0; i < t.tags.size(); ++i) {
+    tags += i ? ",[" : "[";
+    for (std::size_t j = 0; j < t.tags[i].size(); ++j) {
+      if (j) tags += ',';
+      append_json_string(tags, t.tags[i][j]);
+    }
+    tags += ']';
+  }
+  tags += ']';
+  return json_out{}.num("kind", t.kind).num("created_at", t.created_at).raw("tags", tags).str("content", t.content).done();
 }
 
 // A relay-to-client frame as JSON text: {"type":"EVENT","subId":...,"event":{...}} and so on.
 val decode_relay(const std::string& frame, double max_bytes) {
   auto m = relay::decode_relay_message(frame, max_bytes > 0 ? static_cast<std::size_t>(max_bytes) : 0);
   if (!m) return fail(m.err());
-  nlohmann::json j = std::visit(
-      [](const auto& v) -> nlohmann::json {
+  std::string out = std::visit(
+      [](const auto& v) -> std::string {
         using T = std::decay_t<decltype(v)>;
+        json_out o;
         if constexpr (std::is_same_v<T, relay::relay_event>)
-          return {{"type", "EVENT"}, {"subId", v.sub_id}, {"event", event_value(v.ev)}};
-        if constexpr (std::is_same_v<T, relay::relay_ok>) {
-          nlohmann::json o = status_value(v.status);
-          o["type"] = "OK";
-          o["eventId"] = v.event_id;
-          o["accepted"] = v.accepted;
-          return o;
-        }
-        if constexpr (std::is_same_v<T, relay::relay_eose>) return {{"type", "EOSE"}, {"subId", v.sub_id}};
-        if constexpr (std::is_same_v<T, relay::relay_closed>) {
-          nlohmann::json o = status_value(v.status);
-          o["type"] = "CLOSED";
-          o["subId"] = v.sub_id;
-          return o;
-        }
-        if constexpr (std::is_same_v<T, relay::relay_notice>) return {{"type", "NOTICE"}, {"message", v.message}};
-        if constexpr (std::is_same_v<T, relay::relay_auth>) return {{"type", "AUTH"}, {"challenge", v.challenge}};
+          o.str("type", "EVENT").str("subId", v.sub_id).raw("event", to_json(v.ev));
+        if constexpr (std::is_same_v<T, relay::relay_ok>)
+          o.str("type", "OK").str("eventId", v.event_id).boolean("accepted", v.accepted).status(v.status);
+        if constexpr (std::is_same_v<T, relay::relay_eose>) o.str("type", "EOSE").str("subId", v.sub_id);
+        if constexpr (std::is_same_v<T, relay::relay_closed>) o.str("type", "CLOSED").str("subId", v.sub_id).status(v.status);
+        if constexpr (std::is_same_v<T, relay::relay_notice>) o.str("type", "NOTICE").str("message", v.message);
+        if constexpr (std::is_same_v<T, relay::relay_auth>) o.str("type", "AUTH").str("challenge", v.challenge);
         if constexpr (std::is_same_v<T, relay::relay_count>)
-          return {{"type", "COUNT"}, {"subId", v.sub_id}, {"count", v.count}, {"approximate", v.approximate}};
-        return {};
+          o.str("type", "COUNT").str("subId", v.sub_id).num("count", v.count).boolean("approximate", v.approximate);
+        return o.done();
       },
       *m);
-  return val(j.dump());
+  return val(std::move(out));
 }
 
-nlohmann::json filters_value(const std::vector<filter>& fs) {
-  nlohmann::json a = nlohmann::json::array();
-  for (const auto& f : fs) a.push_back(parse_json(to_json(f)));
-  return a;
+std::string filters_text(const std::vector<filter>& fs) {
+  std::string a = "[";
+  for (std::size_t i = 0; i < fs.size(); ++i) {
+    if (i) a += ',';
+    a += to_json(fs[i]);
+  }
+  return a + "]";
 }
 
 // A client-to-relay frame as JSON text: {"type":"REQ","subId":...,"filters":[...]} and so on.
 val decode_client(const std::string& frame, double max_bytes) {
   auto m = relay::decode_client_message(frame, max_bytes > 0 ? static_cast<std::size_t>(max_bytes) : 0);
   if (!m) return fail(m.err());
-  nlohmann::json j = std::visit(
-      [](const auto& v) -> nlohmann::json {
+  std::string out = std::visit(
+      [](const auto& v) -> std::string {
         using T = std::decay_t<decltype(v)>;
-        if constexpr (std::is_same_v<T, relay::client_event>) return {{"type", "EVENT"}, {"event", event_value(v.ev)}};
+        json_out o;
+        if constexpr (std::is_same_v<T, relay::client_event>) o.str("type", "EVENT").raw("event", to_json(v.ev));
         if constexpr (std::is_same_v<T, relay::client_req>)
-          return {{"type", "REQ"}, {"subId", v.sub_id}, {"filters", filters_value(v.filters)}};
-        if constexpr (std::is_same_v<T, relay::client_close>) return {{"type", "CLOSE"}, {"subId", v.sub_id}};
-        if constexpr (std::is_same_v<T, relay::client_auth>) return {{"type", "AUTH"}, {"event", event_value(v.ev)}};
+          o.str("type", "REQ").str("subId", v.sub_id).raw("filters", filters_text(v.filters));
+        if constexpr (std::is_same_v<T, relay::client_close>) o.str("type", "CLOSE").str("subId", v.sub_id);
+        if constexpr (std::is_same_v<T, relay::client_auth>) o.str("type", "AUTH").raw("event", to_json(v.ev));
         if constexpr (std::is_same_v<T, relay::client_count>)
-          return {{"type", "COUNT"}, {"subId", v.sub_id}, {"filters", filters_value(v.filters)}};
-        return {};
+          o.str("type", "COUNT").str("subId", v.sub_id).raw("filters", filters_text(v.filters));
+        return o.done();
       },
       *m);
-  return val(j.dump());
+  return val(std::move(out));
 }
 
 // ["REQ"|"COUNT", sub id, filters...] from a JSON array of filters, checked by the core.

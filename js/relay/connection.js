@@ -64,6 +64,7 @@ export class RelayConnection {
     this._challenge = undefined;
     this._challengeWaits = new Set();
     this._auth = 'none'; // none | authenticated | failed
+    this._failedChallenge = undefined;
     this._authPromise = null;
     this.authPubkey = undefined;
     this._timer = null; // connect timeout or backoff
@@ -223,6 +224,7 @@ export class RelayConnection {
     this._timer = this._pingTimer = this._pongTimer = null;
     this._challenge = undefined;
     this._auth = 'none';
+    this._failedChallenge = undefined;
     this.authPubkey = undefined;
     this.activeReqs = 0;
     this.queue.length = 0;
@@ -366,6 +368,9 @@ export class RelayConnection {
   authenticate(deadline = this.pool._clock.now() + this.pool._opts.authTimeout) {
     if (this._auth === 'authenticated') return Promise.resolve(true);
     if (this._authPromise) return this._authPromise;
+    // Refused on this very challenge: asking again would be refused again.
+    if (this._auth === 'failed' && this._failedChallenge !== undefined && this._failedChallenge === this._challenge)
+      return Promise.resolve(false);
     const signer = this.pool._opts.signer;
     if (!signer) {
       this._setState('auth-required', new NostrError('AUTH_REQUIRED', `${this.url} requires NIP-42 authentication and the pool has no signer`));
@@ -391,6 +396,7 @@ export class RelayConnection {
     const fail = (err) => {
       if (this.sock === sock) {
         this._auth = 'failed';
+        this._failedChallenge = this._challenge;
         this._setState('auth-required', err);
       }
       return false;

@@ -263,6 +263,39 @@ describe('pool and NIP-42', () => {
     }
   });
 
+  it('a signer that refuses, an AUTH the relay refuses: AUTH_FAILED, the refusal stands', async () => {
+    const relay = await startDevRelay({ memory: true, auth: true });
+    const sk = nostr.generateSecretKey();
+    const refusing = { getPublicKey: async () => nostr.getPublicKey(sk), signEvent: async () => { throw new Error('user said no'); } };
+    const forging = {
+      getPublicKey: async () => nostr.getPublicKey(sk),
+      signEvent: async (t) => nostr.finalizeEvent({ ...t, tags: [['relay', relay.url], ['challenge', 'not the one']] }, sk),
+    };
+    try {
+      for (const [signer, pattern] of [[refusing, /user said no/], [forging, /refused AUTH/]]) {
+        const p = pool({ relays: [relay.url], signer });
+        const errors = [];
+        p.on('status', (s) => s.state === 'auth-required' && errors.push(s.error));
+        try {
+          const [r] = await p.publish(makeEvent(sk));
+          assert.equal(r.status, 'rejected');
+          assert.equal(r.reason, 'auth-required');
+          assert.equal(errors[0].code, 'AUTH_FAILED');
+          assert.match(errors[0].message, pattern);
+          let reasons = null;
+          p.subscribe({ kinds: [1] }, { onclose: (rs) => (reasons = rs) });
+          await until(() => reasons !== null, 'CLOSED');
+          assert.equal(reasons[0].reason, 'auth-required');
+          assert.equal(errors.length, 1, 'no second AUTH on the same challenge');
+        } finally {
+          await p.close();
+        }
+      }
+    } finally {
+      await relay.close();
+    }
+  });
+
   it('dev relay restricted to other pubkeys: AUTH succeeds, publish rejected "restricted"', async () => {
     const allowed = nostr.getPublicKey(nostr.generateSecretKey());
     const relay = await startDevRelay({ memory: true, auth: true, allowedPubkeys: [allowed] });
