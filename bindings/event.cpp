@@ -52,9 +52,9 @@ int sign_into_scratch(const crypto::keypair& kp, std::size_t ser_len) {
   return 0;
 }
 
-int finalize_scratch(const std::string& sk_bytes, std::size_t ser_len) {
-  secret32 sk;
-  if (!read32(sk_bytes, sk.b)) return fail_code(make_error(errc::invalid_secret_key, "secret key must be 32 bytes"));
+// The secret key is in the secret slot (js/core.js putSecret).
+int finalize_scratch(std::size_t ser_len) {
+  secret32 sk = take_secret();
   auto kp = crypto::keypair::from_secret(sk.b);
   if (!kp) return fail_code(kp.err());
   return sign_into_scratch(*kp, ser_len);

@@ -40,9 +40,9 @@ val generate_secret_key() {
   }
 }
 
-val get_public_key(const std::string& sk_bytes) {
-  secret32 sk;
-  if (!read32(sk_bytes, sk.b)) return fail(make_error(errc::invalid_secret_key, "secret key must be 32 bytes"));
+// The secret key is in the secret slot (js/core.js putSecret).
+val get_public_key() {
+  secret32 sk = take_secret();
   auto pub = crypto::xonly_public_key(sk.b);
   if (!pub) return fail(pub.err());
   return val(hex::encode(*pub));
@@ -54,9 +54,9 @@ bool is_valid_public_key(const std::string& pub_hex) {
          crypto::xonly_public_key_valid(pub);
 }
 
-int key_create(const std::string& sk_bytes) {
-  secret32 sk;
-  if (!read32(sk_bytes, sk.b)) return -fail_code(make_error(errc::invalid_secret_key, "secret key must be 32 bytes"));
+// The secret key is in the secret slot (js/core.js putSecret).
+int key_create() {
+  secret32 sk = take_secret();
   auto kp = crypto::keypair::from_secret(sk.b);
   if (!kp) return -fail_code(kp.err());
   return add_key(*kp, sk.b);
@@ -99,6 +99,12 @@ result<const bytes32*> conversation_key_for_handle(int handle, const bytes32& pe
   slot.b = *ck;
   secure_zero(*ck);
   return &slot.b;
+}
+
+result<bytes32> conversation_key_uncached(int handle, const bytes32& peer) {
+  auto it = g_keys.find(handle);
+  if (it == g_keys.end()) return make_error(errc::invalid_argument, "signer was disposed");
+  return nip44::get_conversation_key(it->second->sk.b, peer);
 }
 
 EMSCRIPTEN_BINDINGS(keys) {

@@ -58,11 +58,9 @@ val encode_note(const std::string& id_hex) {
   return val(nip19::encode_note(*id));
 }
 
-val encode_nsec(std::string sk_bytes) {
-  secret32 sk;
-  const bool ok = read32(sk_bytes, sk.b);
-  secure_zero(sk_bytes);
-  if (!ok) return fail(make_error(errc::invalid_length, "secret key must be 32 bytes"));
+// The secret key is in the secret slot (js/core.js putSecret).
+val encode_nsec() {
+  secret32 sk = take_secret();
   std::string s = nip19::encode_nsec(sk.b);
   val out(s);
   secure_zero(s);

@@ -3,7 +3,7 @@
 #include "crypto/secp256k1.hpp"
 
 #include <emscripten/bind.h>
-#include <unistd.h>
+#include <emscripten/emscripten.h>
 
 #include <cstring>
 #include <vector>
@@ -12,6 +12,7 @@ namespace nostr::bindings {
 namespace {
 
 error g_last_error{errc::ok, {}};
+alignas(16) std::uint8_t g_secret_slot[32];
 std::vector<std::uint8_t> g_scratch(1 << 16);
 
 val last_error() {
@@ -22,6 +23,7 @@ val last_error() {
 }
 
 std::uintptr_t scratch_ptr(std::size_t n) { return reinterpret_cast<std::uintptr_t>(scratch(n)); }
+std::uintptr_t secret_slot_ptr() { return reinterpret_cast<std::uintptr_t>(g_secret_slot); }
 
 // Called once by init(): builds the curve tables and blinds the signing context with fresh
 // randomness, so that "ready" means the first operation is as fast as every later one.
@@ -49,19 +51,31 @@ bool read32(const std::string& in, bytes32& out) {
   return true;
 }
 
-void random_fill(std::uint8_t* p, std::size_t n) {
-  while (n > 0) {
-    std::size_t k = n > 256 ? 256 : n;  // getentropy's per-call limit
-    if (getentropy(p, k) != 0) __builtin_trap();  // no CSPRNG: never continue without one
-    p += k;
-    n -= k;
+// Returns 0, or -1 when no CSPRNG exists (then nothing may go on: the caller traps).
+EM_JS(int, js_random_fill, (std::uint8_t * p, std::size_t n), {
+  var c = globalThis.crypto;
+  if (!c || !c.getRandomValues) return -1;
+  for (var off = 0; off < n; off += 65536) {
+    c.getRandomValues(HEAPU8.subarray(p + off, p + Math.min(n, off + 65536)));
   }
+  return 0;
+});
+
+void random_fill(std::uint8_t* p, std::size_t n) {
+  if (n > 0 && js_random_fill(p, n) != 0) __builtin_trap();  // never continue without a CSPRNG
 }
 
 bytes32 random32() {
   bytes32 b{};
   random_fill(b.data(), b.size());
   return b;
+}
+
+secret32 take_secret() {
+  secret32 sk;
+  std::memcpy(sk.data(), g_secret_slot, 32);
+  secure_zero(g_secret_slot, 32);
+  return sk;
 }
 
 std::uint8_t* scratch(std::size_t n) {
@@ -74,6 +88,7 @@ EMSCRIPTEN_BINDINGS(support) {
   emscripten::function("errorName", +[](int code) { return std::string(errc_name(static_cast<errc>(code))); });
   emscripten::function("scratch", &scratch_ptr);
   emscripten::function("prepare", &prepare);
+  emscripten::function("secretSlot", &secret_slot_ptr);
 }
 
 }  // namespace nostr::bindings

@@ -30,9 +30,15 @@ val to_uint8array(const std::array<std::uint8_t, N>& a) { return to_uint8array(a
 // Reads exactly 32 bytes from a std::string holding a Uint8Array's bytes.
 bool read32(const std::string& in, bytes32& out);
 
-// Fresh random bytes from the platform CSPRNG (crypto.getRandomValues) through getentropy().
+// Fresh random bytes from the platform CSPRNG: one crypto.getRandomValues call per 64 KiB
+// (Emscripten 3.1.6's getentropy() makes one JS call per byte).
 bytes32 random32();
 void random_fill(std::uint8_t* p, std::size_t n);
+
+// Secret keys cross into wasm through one fixed 32-byte slot, never as an Embind std::string
+// (whose heap copy is freed unwiped): JS writes the key there (js/core.js putSecret), and the
+// binding takes it out, wiping the slot.
+secret32 take_secret();
 
 // The scratch buffer: grows to at least n bytes; its address is valid until the next grow.
 std::uint8_t* scratch(std::size_t n);

@@ -56,6 +56,17 @@ export function checked(value) {
 
 const encoder = new TextEncoder();
 
+/**
+ * Copies a 32-byte secret key into the core's secret slot, from which the next key-taking call
+ * removes (and wipes) it. Keys never cross as Embind strings, whose heap copies are freed unwiped.
+ */
+export function putSecret(secretKey, code = 'INVALID_SECRET_KEY') {
+  if (!(secretKey instanceof Uint8Array) || secretKey.length !== 32)
+    throw new NostrError(code, 'secret key must be a Uint8Array of 32 bytes');
+  const c = core();
+  c.HEAPU8.set(secretKey, c.secretSlot());
+}
+
 /** Heap view, refreshed after memory growth. */
 export function heap() {
   return instance.HEAPU8;

@@ -1,5 +1,5 @@
 // NIP-01 events on plain objects, interchangeable with nostr-tools' NostrEvent.
-import { core, check, checked, writeScratch, scratchBytes } from './core.js';
+import { core, check, checked, putSecret, writeScratch, scratchBytes } from './core.js';
 import { NostrError } from './errors.js';
 import { bytesToHex, isHex32, isHex64 } from './hex.js';
 
@@ -77,16 +77,11 @@ function signWith(t, sign) {
   return evt;
 }
 
-function asSecretKey(sk) {
-  if (!(sk instanceof Uint8Array) || sk.length !== 32)
-    throw new NostrError('INVALID_SECRET_KEY', 'secret key must be a Uint8Array of 32 bytes');
-  return sk;
-}
-
 /** Signs a template with a secret key: returns a new event with pubkey, id and sig. */
 export function finalizeEvent(t, secretKey) {
-  asSecretKey(secretKey);
-  return signWith(t, (len) => core().finalizeScratch(secretKey, len));
+  checkTemplate(t);
+  putSecret(secretKey);
+  return signWith(t, (len) => core().finalizeScratch(len));
 }
 
 /** Signs with a key held in wasm memory (LocalSigner's handle). */

@@ -60,4 +60,5 @@ export * as nip59 from './nip59.js';
 export * as nip13 from './nip13.js';
 export * as nip40 from './nip40.js';
 export * from './signer.js';
+export * as nipxx from './nipxx.js';
 export * from './relay.js';

@@ -1,5 +1,5 @@
 // Secret and public keys, as nostr-tools names them.
-import { core, checked } from './core.js';
+import { core, checked, putSecret } from './core.js';
 
 /** 32 random bytes that form a valid secp256k1 secret key (CSPRNG: crypto.getRandomValues). */
 export function generateSecretKey() {
@@ -8,10 +8,22 @@ export function generateSecretKey() {
 
 /** Hex x-only public key of a 32-byte secret key. */
 export function getPublicKey(secretKey) {
-  return checked(core().getPublicKey(secretKey));
+  putSecret(secretKey);
+  return checked(core().getPublicKey());
 }
 
 /** True when `hex` is 64 lowercase hex characters naming a point on the curve. */
 export function isValidPublicKey(hex) {
   return typeof hex === 'string' && core().isValidPublicKey(hex);
+}
+
+/**
+ * Internal (LocalSigner): copies a secret key into wasm memory behind an integer handle.
+ * Dispose with core().keyDispose(handle), which wipes it.
+ */
+export function createKeyHandle(secretKey) {
+  putSecret(secretKey);
+  const h = core().keyCreate();
+  if (h < 0) checked(undefined);
+  return h;
 }

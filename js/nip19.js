@@ -1,7 +1,7 @@
 // NIP-19 bech32 entities, with nostr-tools' names and result shapes. The C++ core encodes and
 // decodes; this module checks JS argument types first, because Embind would otherwise coerce
 // them (a string where bytes belong, a lone surrogate turned into other bytes).
-import { core, checked } from './core.js';
+import { core, checked, putSecret } from './core.js';
 import { NostrError } from './errors.js';
 
 /** Longest string accepted, as in nostr-tools (BIP-173's 90 is too short for TLV entities). */
@@ -57,7 +57,8 @@ export function npubEncode(hexKey) {
 /** `nsec1…` of a 32-byte secret key. */
 export function nsecEncode(key) {
   if (!(key instanceof Uint8Array)) throw new NostrError('INVALID_ARGUMENT', 'secret key must be a Uint8Array');
-  return checked(core().nip19EncodeNsec(key));
+  putSecret(key, 'INVALID_LENGTH');
+  return checked(core().nip19EncodeNsec());
 }
 
 /** `note1…` of a 32-byte hex event id. */

@@ -81,7 +81,8 @@ fetch_source libsodium "$SODIUM_VERSION" libsodium "$SODIUM_ORIG_SHA256" libsodi
 if [ -f package-lock.json ]; then
   lock_sum=$(sha256sum package-lock.json | cut -d' ' -f1)
   if [ "$(cat node_modules/.lock-sum 2>/dev/null)" != "$lock_sum" ]; then
-    npm_config_nodedir=/usr npm ci --no-audit --no-fund --loglevel=error
+    # better-sqlite3 builds from source against the system Node headers: no prebuilt download.
+    npm_config_nodedir=/usr npm_config_build_from_source=true npm ci --no-audit --no-fund --loglevel=error
     echo "$lock_sum" > node_modules/.lock-sum
   fi
 fi

@@ -62,6 +62,23 @@ namespace nostr {
   X(relay_auth_wrong_relay, "RELAY_AUTH_WRONG_RELAY")                                        \
   X(relay_auth_wrong_challenge, "RELAY_AUTH_WRONG_CHALLENGE")                                \
   X(relay_auth_stale, "RELAY_AUTH_STALE")                                                    \
+  /* NIP-XX AI Agent Messages: the protocol's own error codes, names exactly as on the wire */ \
+  X(xx_unsupported_encryption, "UNSUPPORTED_ENCRYPTION")                                     \
+  X(xx_unsupported_model, "UNSUPPORTED_MODEL")                                               \
+  X(xx_unsupported_schema_version, "UNSUPPORTED_SCHEMA_VERSION")                             \
+  X(xx_cancelled, "CANCELLED")                                                               \
+  X(xx_rate_limit, "RATE_LIMIT")                                                             \
+  X(xx_unauthorized, "UNAUTHORIZED")                                                         \
+  X(xx_blocked_sender, "BLOCKED_SENDER")                                                     \
+  X(xx_model_unavailable, "MODEL_UNAVAILABLE")                                               \
+  X(xx_session_limit, "SESSION_LIMIT")                                                       \
+  X(xx_parse_error, "PARSE_ERROR")                                                           \
+  X(xx_empty_response, "EMPTY_RESPONSE")                                                     \
+  X(xx_tool_error, "TOOL_ERROR")                                                             \
+  X(xx_invalid_schema, "INVALID_SCHEMA")                                                     \
+  X(xx_unsupported_feature, "UNSUPPORTED_FEATURE")                                           \
+  X(xx_invalid_sequence, "INVALID_SEQUENCE")                                                 \
+  X(xx_internal_error, "INTERNAL_ERROR")                                                     \
   /* misuse by the local caller */                                                           \
   X(invalid_argument, "INVALID_ARGUMENT")                                                    \
   X(internal, "INTERNAL")

@@ -64,3 +64,12 @@ inline error make_error(errc code, std::string detail = {}) { return error{code,
     auto nostr_try_r_ = (expr);                     \
     if (!nostr_try_r_.ok()) return nostr_try_r_.err(); \
   } while (0)
+
+// Evaluate an expression returning result<T>; on error return it, else move the value into lhs.
+#define NOSTR_CONCAT_INNER(a, b) a##b
+#define NOSTR_CONCAT(a, b) NOSTR_CONCAT_INNER(a, b)
+#define NOSTR_ASSIGN(lhs, expr)                                             \
+  auto NOSTR_CONCAT(nostr_assign_r_, __LINE__) = (expr);                    \
+  if (!NOSTR_CONCAT(nostr_assign_r_, __LINE__).ok())                        \
+    return NOSTR_CONCAT(nostr_assign_r_, __LINE__).err();                   \
+  lhs = std::move(NOSTR_CONCAT(nostr_assign_r_, __LINE__)).value()

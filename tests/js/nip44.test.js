@@ -7,6 +7,7 @@ import { nostr, prng, randomText, vectorsDir } from './helpers.js';
 // Internals of the same package instance (the self-reference resolves to ../../js/).
 import { core } from '../../js/core.js';
 import { encryptWithHandle, decryptWithHandle } from '../../js/nip44.js';
+import { createKeyHandle } from '../../js/keys.js';
 
 const { nip44 } = nostr;
 const tools = toolsNip44.v2;
@@ -352,7 +353,7 @@ test('handle variants use the cached conversation key and interoperate', () => {
   const skB = nostr.generateSecretKey();
   const pubA = nostr.getPublicKey(skA);
   const pubB = nostr.getPublicKey(skB);
-  const h = c.keyCreate(skA);
+  const h = createKeyHandle(skA);
   assert.ok(h > 0);
   try {
     const ckB = tools.utils.getConversationKey(skB, pubA);

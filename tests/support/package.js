@@ -137,7 +137,17 @@ export async function installTarball(workDir, tarball) {
     path.join(scratch, 'package.json'),
     JSON.stringify({ name: 'scratch-app', version: '0.0.0', private: true, type: 'module' }, null, 2),
   );
-  const { ms } = await runOk('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], {
+  // Runtime dependencies (ws) come from the repo's own node_modules, packed, so the install
+  // stays offline.
+  const deps = Object.keys((await readJson(path.join(repoRoot, 'package.json'))).dependencies ?? {});
+  const depTarballs = [];
+  for (const dep of deps) {
+    const { stdout } = await runOk('npm', ['pack', '--silent', '--pack-destination', workDir, path.join(repoRoot, 'node_modules', dep)], {
+      env: npmEnv(workDir),
+    });
+    depTarballs.push(path.join(workDir, stdout.trim().split('\n').pop()));
+  }
+  const { ms } = await runOk('npm', ['install', '--offline', '--no-audit', '--no-fund', ...depTarballs, tarball], {
     cwd: scratch,
     env: npmEnv(workDir),
   });

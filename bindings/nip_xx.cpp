@@ -1,0 +1,164 @@
+// NIP-XX glue: payload validation, and the client and agent run machines as Embind classes
+// (each with delete(); the JS wrappers add a FinalizationRegistry backstop).
+#include <emscripten/bind.h>
+
+#include "event/event.hpp"
+#include "protocols/nip_xx/agent_admission.hpp"
+#include "protocols/nip_xx/agent_run.hpp"
+#include "protocols/nip_xx/client_run.hpp"
+#include "protocols/nip_xx/payload.hpp"
+#include "support.hpp"
+
+namespace nostr::bindings {
+namespace {
+
+using namespace nostr::nip_xx;
+
+// 0 when the payload is valid for the kind, else the errc value (PARSE_ERROR, INVALID_SCHEMA...).
+int nipxx_validate_payload(int kind, const std::string& text) {
+  auto r = validate_payload(kind, text);
+  return r ? 0 : fail_code(r.err());
+}
+
+const char* update_name(update_kind k) {
+  switch (k) {
+    case update_kind::status: return "status";
+    case update_kind::delta: return "delta";
+    case update_kind::tool_call: return "tool_call";
+    case update_kind::terminal: return "terminal";
+    case update_kind::ignored: return "ignored";
+    case update_kind::rejected: return "rejected";
+  }
+  return "ignored";
+}
+
+// A client run fed with received events (JSON text, signature already verified) and their
+// decrypted content. Updates come back as plain objects.
+class client_run_binding {
+ public:
+  client_run_binding(std::string prompt_id, std::string agent, std::string client)
+      : run_(std::move(prompt_id), std::move(agent), std::move(client)) {}
+
+  val on_event(const std::string& event_json, const std::string& plaintext) {
+    auto e = parse_event(event_json);
+    if (!e) return fail(e.err());
+    run_update u = run_.on_event(*e, plaintext);
+    val o = val::object();
+    o.set("type", std::string(update_name(u.type)));
+    if (u.type == update_kind::ignored || u.type == update_kind::rejected) o.set("reason", u.reason);
+    if (u.type == update_kind::rejected) o.set("code", std::string(errc_name(u.code)));
+    if (u.status) o.set("status", val::global("JSON").call<val>("parse", to_json(*u.status)));
+    if (u.tool_call) o.set("toolCall", val::global("JSON").call<val>("parse", to_json(*u.tool_call)));
+    if (u.thinking) o.set("thinking", *u.thinking);
+    if (u.type == update_kind::terminal) o.set("replaced", u.replaced);
+    return o;
+  }
+
+  std::string text() const { return run_.text(); }
+  bool degraded() const { return run_.degraded(); }
+  int next_missing_seq() const {
+    auto m = run_.next_missing_seq();
+    return m ? static_cast<int>(*m) : -1;
+  }
+  val terminal() const {
+    const auto& t = run_.terminal();
+    if (!t) return val::null();
+    val o = val::object();
+    o.set("kind", static_cast<int>(t->k));
+    o.set("eventId", t->event_id);
+    o.set("createdAt", static_cast<double>(t->created_at));
+    if (t->response) o.set("response", val::global("JSON").call<val>("parse", to_json(*t->response)));
+    if (t->error) o.set("error", val::global("JSON").call<val>("parse", to_json(*t->error)));
+    return o;
+  }
+
+ private:
+  client_run run_;
+};
+
+// Outgoing events as {kind, tags, plaintext} objects, or undefined with the error recorded.
+val outgoing_val(const result<outgoing>& r) {
+  if (!r) return fail(r.err());
+  val o = val::object();
+  o.set("kind", static_cast<int>(r->k));
+  val tags = val::array();
+  for (const auto& t : r->tags) {
+    val tv = val::array();
+    for (const auto& s : t) tv.call<void>("push", s);
+    tags.call<void>("push", tv);
+  }
+  o.set("tags", tags);
+  o.set("plaintext", r->plaintext);
+  return o;
+}
+
+class agent_run_binding {
+ public:
+  agent_run_binding(std::string prompt_id, std::string client, std::string session, const std::string& info_json,
+                    bool privacy_first)
+      : run_(std::move(prompt_id), std::move(client),
+             session.empty() ? std::nullopt : std::optional<std::string>(std::move(session)), info_or_default(info_json),
+             privacy_first) {}
+
+  val status(const std::string& state, int progress, const std::string& info) {
+    return outgoing_val(run_.status(state, progress < 0 ? std::nullopt : std::optional<std::int64_t>(progress),
+                                    info.empty() ? std::nullopt : std::optional<std::string>(info)));
+  }
+  val delta(const std::string& text) { return outgoing_val(run_.delta(text)); }
+  val tool_call(const std::string& payload_json) {
+    auto p = parse_tool_call(payload_json);
+    if (!p) return fail(p.err());
+    return outgoing_val(run_.tool_call(std::move(*p)));
+  }
+  val respond(const std::string& text, double input_tokens, double output_tokens) {
+    std::optional<usage_info> usage;
+    if (input_tokens >= 0 && output_tokens >= 0)
+      usage = usage_info{static_cast<std::int64_t>(input_tokens), static_cast<std::int64_t>(output_tokens)};
+    return outgoing_val(run_.respond(text, usage));
+  }
+  val fail_with(const std::string& code, const std::string& message, int retry_after) {
+    errc c = errc::xx_internal_error;
+    for (int i = 0; i <= static_cast<int>(errc::internal); ++i)
+      if (code == errc_name(static_cast<errc>(i))) c = static_cast<errc>(i);
+    return outgoing_val(run_.fail(c, message, retry_after > 0 ? std::optional<std::int64_t>(retry_after) : std::nullopt));
+  }
+  val cancel() {
+    auto out = run_.cancel();
+    if (!out) return val::null();
+    return outgoing_val(result<outgoing>(std::move(*out)));
+  }
+  bool finished() const { return run_.finished(); }
+  bool cancel_requested() const { return run_.cancel_requested(); }
+
+ private:
+  static info_payload info_or_default(const std::string& json) {
+    auto info = parse_info(json);
+    return info ? std::move(*info) : default_info();
+  }
+  agent_run run_;
+};
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(nip_xx) {
+  emscripten::function("nipxxValidatePayload", &nipxx_validate_payload);
+  emscripten::class_<client_run_binding>("NipxxClientRun")
+      .constructor<std::string, std::string, std::string>()
+      .function("onEvent", &client_run_binding::on_event)
+      .function("text", &client_run_binding::text)
+      .function("degraded", &client_run_binding::degraded)
+      .function("nextMissingSeq", &client_run_binding::next_missing_seq)
+      .function("terminal", &client_run_binding::terminal);
+  emscripten::class_<agent_run_binding>("NipxxAgentRun")
+      .constructor<std::string, std::string, std::string, std::string, bool>()
+      .function("status", &agent_run_binding::status)
+      .function("delta", &agent_run_binding::delta)
+      .function("toolCall", &agent_run_binding::tool_call)
+      .function("respond", &agent_run_binding::respond)
+      .function("fail", &agent_run_binding::fail_with)
+      .function("cancel", &agent_run_binding::cancel)
+      .function("finished", &agent_run_binding::finished)
+      .function("cancelRequested", &agent_run_binding::cancel_requested);
+}
+
+}  // namespace nostr::bindings

@@ -1,0 +1,81 @@
+/** NIP-XX AI Agent Messages kinds. */
+export const KINDS: Readonly<{
+  status: 25800;
+  delta: 25801;
+  prompt: 25802;
+  response: 25803;
+  toolCall: 25804;
+  error: 25805;
+  cancel: 25806;
+  info: 31340;
+}>;
+
+export type AgentErrorCode =
+  | 'UNSUPPORTED_ENCRYPTION'
+  | 'UNSUPPORTED_MODEL'
+  | 'UNSUPPORTED_SCHEMA_VERSION'
+  | 'CANCELLED'
+  | 'RATE_LIMIT'
+  | 'UNAUTHORIZED'
+  | 'BLOCKED_SENDER'
+  | 'MODEL_UNAVAILABLE'
+  | 'SESSION_LIMIT'
+  | 'PARSE_ERROR'
+  | 'EMPTY_RESPONSE'
+  | 'TOOL_ERROR'
+  | 'INVALID_SCHEMA'
+  | 'UNSUPPORTED_FEATURE'
+  | 'INVALID_SEQUENCE'
+  | 'INTERNAL_ERROR';
+
+export const ERROR_CODES: readonly AgentErrorCode[];
+
+export type PayloadVerdict = { ok: true } | { ok: false; code: 'PARSE_ERROR' | 'INVALID_SCHEMA'; message: string };
+
+/** Checks a decrypted payload against the seed's JSON Schema for `kind`. */
+export function validatePayload(kind: number, payload: string | object): PayloadVerdict;
+
+export type RunUpdate =
+  | { type: 'status'; status: { ver: 1; state: 'thinking' | 'tool_use' | 'done'; progress?: number; info?: string } }
+  | { type: 'delta'; thinking?: string }
+  | { type: 'tool_call'; toolCall: Record<string, unknown> & { ver: 1 } }
+  | { type: 'terminal'; replaced: boolean }
+  | { type: 'ignored'; reason: string }
+  | { type: 'rejected'; reason: string; code: AgentErrorCode };
+
+export interface RunTerminal {
+  kind: 25803 | 25805;
+  eventId: string;
+  createdAt: number;
+  response?: { ver: 1; text: string; timestamp?: number; usage?: { input_tokens: number; output_tokens: number } };
+  error?: { ver: 1; code: AgentErrorCode; message: string; retry_after?: number; details?: Record<string, unknown> };
+}
+
+/** Client-side reconciliation of one run (sans-IO). */
+export class ClientRun {
+  constructor(options: { promptId: string; agentPubkey: string; clientPubkey: string });
+  onEvent(event: import('./index.js').NostrEvent, plaintext: string): RunUpdate;
+  readonly text: string;
+  readonly degraded: boolean;
+  readonly terminal: RunTerminal | null;
+  dispose(): void;
+}
+
+export interface Outgoing {
+  kind: number;
+  tags: string[][];
+  plaintext: string;
+}
+
+/** Agent-side ledger of one run (sans-IO). */
+export class AgentRun {
+  constructor(options: { promptId: string; clientPubkey: string; session?: string; info?: Record<string, unknown>; privacyFirst?: boolean });
+  status(state: 'thinking' | 'tool_use' | 'done', options?: { progress?: number; info?: string }): Outgoing;
+  delta(text: string): Outgoing;
+  toolCall(payload: { name: string; phase: 'start' | 'result'; arguments?: object; output?: object; success?: boolean; duration_ms?: number }): Outgoing;
+  respond(text: string, usage?: { input_tokens: number; output_tokens: number }): Outgoing;
+  fail(code: AgentErrorCode, message: string, options?: { retryAfter?: number }): Outgoing;
+  cancel(): Outgoing | null;
+  readonly finished: boolean;
+  dispose(): void;
+}

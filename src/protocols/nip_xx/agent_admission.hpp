@@ -1,0 +1,75 @@
+// The agent runtime's gate for incoming prompts ("Model and schema negotiation", "Security and
+// abuse controls"). Sans-IO: `now` is a parameter; memory is bounded by max_tracked.
+//
+// screen() runs before decryption (tags and sender policy, so nothing from a blocked sender is
+// ever decrypted); admit() runs on the decrypted payload. A rejection carries the protocol error
+// code the runtime sends back in ai.error.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "event/event.hpp"
+#include "protocols/nip_xx/payload.hpp"
+#include "protocols/nip_xx/tags.hpp"
+
+namespace nostr::nip_xx {
+
+struct agent_config {
+  std::string agent_pubkey;
+  info_payload info = default_info();
+  std::optional<std::set<std::string>> allow;  // nullopt: anyone not blocked
+  std::set<std::string> block;
+  double prompts_per_minute = 0;  // per sender; 0 = unlimited
+  double burst = 5;               // bucket size
+  std::optional<std::int64_t> max_session_turns;
+  std::size_t max_tracked = 10000;  // senders (rate buckets) and sessions kept in memory
+};
+
+struct rejection {
+  errc code;
+  std::string message;
+  std::optional<std::int64_t> retry_after;
+};
+
+struct admitted_prompt {
+  std::string prompt_id;
+  std::string sender;
+  std::string session;
+  prompt_payload prompt;
+  std::optional<std::string> model;  // negotiated; empty when the agent advertises none
+  std::int64_t tool_schema_version = 1;
+};
+
+class agent_admission {
+ public:
+  explicit agent_admission(agent_config config);
+
+  // Tag rules, p == this agent, block/allow lists, per-sender rate limit.
+  // Returns the run tags, or a rejection (with retry_after for RATE_LIMIT).
+  std::variant<run_tags, rejection> screen(const event& prompt, std::int64_t now);
+
+  // Payload schema, max_prompt_bytes, session turn limit, model and tool schema negotiation.
+  std::variant<admitted_prompt, rejection> admit(const event& prompt, const run_tags& tags,
+                                                 std::string_view plaintext);
+
+  const agent_config& config() const { return config_; }
+  void set_info(info_payload info) { config_.info = std::move(info); }
+
+ private:
+  struct bucket {
+    double tokens;
+    std::int64_t updated;
+  };
+  void evict_if_full();
+
+  agent_config config_;
+  std::map<std::string, bucket> buckets_;
+  std::map<std::string, std::int64_t> session_turns_;  // key: sender + "\n" + session
+};
+
+}  // namespace nostr::nip_xx
