@@ -2,6 +2,20 @@
 // frame codec of the core.
 import type { EventTemplate, Filter, NostrEvent, NostrError } from './index.js';
 
+/** What the pool uses of an AbortSignal (structural, so no DOM or Node types are needed). */
+export interface PoolAbortSignal {
+  readonly aborted: boolean;
+  readonly reason?: unknown;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+/** What the pool uses of fetch (for NIP-11 documents). */
+export type FetchLike = (
+  url: string,
+  init: { headers: Record<string, string>; signal: any },
+) => Promise<{ ok: boolean; status: number; text(): Promise<string> }>;
+
 /** What the pool needs of a Signer (LocalSigner, Nip07Signer or any object like them). */
 export interface PoolSigner {
   getPublicKey(): Promise<string>;
@@ -65,7 +79,7 @@ export interface RelayPoolOptions {
   /** ms for the NIP-11 fetch. Default 3 000. */
   infoTimeout?: number;
   /** The fetch used for NIP-11 (default: global fetch). */
-  fetch?: typeof fetch;
+  fetch?: FetchLike;
   /** Larger received frames are dropped unparsed. Default 1 MiB. */
   maxFrameBytes?: number;
   /** Event ids remembered per subscription for dedupe. Default 4096. */
@@ -171,7 +185,7 @@ export interface SubscribeOptions {
   onclose?: (reasons: CloseReason[]) => void;
   /** ms after which oneose fires even if some relay has not sent EOSE. */
   maxWait?: number;
-  signal?: AbortSignal;
+  signal?: PoolAbortSignal;
 }
 
 export class Subscription implements AsyncIterable<NostrEvent> {
@@ -206,7 +220,7 @@ export interface PublishOptions {
   /** ms per relay, waiting for a reconnecting relay and retries included. */
   timeout?: number;
   retries?: number;
-  signal?: AbortSignal;
+  signal?: PoolAbortSignal;
   /** Called as each relay's outcome is known. */
   onresult?: (result: PublishResult) => void;
 }
@@ -231,7 +245,7 @@ export class RelayPool {
   publish(event: NostrEvent, options?: PublishOptions): Promise<PublishResult[]>;
 
   /** Connects now; RELAY_UNREACHABLE after `timeout`. */
-  ensureRelay(url: string, options?: { timeout?: number; signal?: AbortSignal }): Promise<RelayStatus>;
+  ensureRelay(url: string, options?: { timeout?: number; signal?: PoolAbortSignal }): Promise<RelayStatus>;
   status(url: string): RelayStatus;
   status(): RelayStatus[];
   relayInfo(url: string): Promise<RelayInfoDocument>;
@@ -267,7 +281,7 @@ export class SubscriptionMachine {
   delete(): void;
 }
 
-export function fetchRelayInfo(url: string, options?: { signal?: AbortSignal; timeout?: number; fetch?: typeof fetch }): Promise<RelayInfoDocument>;
+export function fetchRelayInfo(url: string, options?: { signal?: PoolAbortSignal; timeout?: number; fetch?: FetchLike }): Promise<RelayInfoDocument>;
 export function relayInfoUrl(url: string): string;
 
 export type RelayMessage =

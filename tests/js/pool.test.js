@@ -204,7 +204,7 @@ describe('pool and NIP-42', () => {
   it('dev relay with auth on: publish and subscribe succeed after AUTH through the signer', async () => {
     const relay = await startDevRelay({ memory: true, auth: true });
     const sk = nostr.generateSecretKey();
-    const p = pool({ relays: [relay.url], signer: keySigner(sk) });
+    const p = pool({ relays: [relay.url], signer: new nostr.LocalSigner(sk) });
     const states = [];
     p.on('status', (s) => states.push(s.state));
     try {

@@ -15,6 +15,8 @@ async function main(): Promise<void> {
     reconnect: { initialDelay: 100, maxDelay: 5000 },
     ping: { interval: 20_000 },
   });
+  const withLocal = new RelayPool({ signer: new nostr.LocalSigner(sk), eagerAuth: true });
+  await withLocal.close();
   const off = pool.on('status', (s: RelayStatusEvent) => {
     if (s.state === 'backing-off') console.log(s.relay, s.nextAttemptAt, s.error?.code);
   });
