@@ -279,6 +279,49 @@ describe('status and close', () => {
     assert.equal(seen.at(-1).state, 'closed');
   });
 
+  it('backoff is exponential, capped and jittered through the injected random, on injected timers', async () => {
+    const dead = `ws://127.0.0.1:${await deadPort()}`;
+    let now = 1_000_000;
+    const timers = [];
+    const fake = {
+      setTimeout: (fn, ms) => {
+        const t = { fn, at: now + ms };
+        timers.push(t);
+        return t;
+      },
+      clearTimeout: (t) => {
+        const i = timers.indexOf(t);
+        if (i >= 0) timers.splice(i, 1);
+      },
+    };
+    const p = new nostr.RelayPool({
+      relays: [dead],
+      timers: fake,
+      now: () => now,
+      random: () => 0.5,
+      relayInfo: false,
+      reconnect: { initialDelay: 100, maxDelay: 400, factor: 2, jitter: 0.5 },
+    });
+    const delays = [];
+    p.on('status', (s) => s.state === 'backing-off' && delays.push(s.nextAttemptAt - now));
+    try {
+      p.subscribe({ kinds: [1] });
+      for (let i = 1; i <= 4; i++) {
+        await until(() => delays.length === i, `backoff ${i}`);
+        // Only the reconnect timer is pending (the connect timeout was cleared by the failure).
+        assert.equal(timers.length, 1);
+        const [t] = timers.splice(0, 1);
+        now = t.at;
+        t.fn();
+      }
+      // min(400, 100 * 2^n), minus jitter 0.5 * random 0.5 = a quarter off.
+      assert.deepEqual(delays, [75, 150, 300, 300]);
+    } finally {
+      await p.close();
+    }
+    assert.deepEqual(timers, [], 'close() cleared the injected timers');
+  });
+
   it('close() settles everything and leaves no timer or socket: the process exits by itself', async () => {
     const relay = await startDevRelay({ memory: true });
     const dead = `ws://127.0.0.1:${await deadPort()}`;
