@@ -1,0 +1,456 @@
+// The relay codec and the subscription machine (src/relay) for the JS pool (js/relay/).
+//
+// Machines are integer handles (relaySubsNew / relaySubsDelete; js/relay/machine.js wraps them
+// with a FinalizationRegistry backstop). Relays are small integers per machine (relaySubsRelay
+// registers a normalized URL once), so the hot path passes no URL string.
+//
+// Hot path, one call per received text frame: JS writes the frame into the scratch buffer
+// (TextEncoder.encodeInto) and calls relaySubsFeedScratch, which returns the outcome packed in an
+// int (see kFeed* below). A delivered event needs nothing more: JS parses the frame it already
+// holds (the core has verified exactly those bytes). Other outcomes carry strings; JS fetches them
+// with relaySubsLast only when it needs them.
+//
+// The stateless codec (decode/encode of frames, reasons, NIP-42 template, URL normalization)
+// returns JSON text or plain strings, the rare path.
+#include <emscripten/bind.h>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "event/event_json.hpp"
+#include "event/filter.hpp"
+#include "relay/client_message.hpp"
+#include "relay/nip42.hpp"
+#include "relay/reason.hpp"
+#include "relay/relay_message.hpp"
+#include "relay/relay_url.hpp"
+#include "relay/subscriptions.hpp"
+#include "support.hpp"
+
+namespace nostr::bindings {
+namespace {
+
+using relay::outcome;
+
+// Packed feed result: bits 0-3 the outcome type, bits 4-7 its reason (drop_reason for dropped,
+// reason_code for closed and ok), bit 8 a flag (eose.all, closed.all, ok.accepted,
+// count.approximate). js/relay/machine.js mirrors these.
+enum feed_type : int { kDeliver, kEose, kClosed, kDropped, kOk, kNotice, kAuth, kCount };
+constexpr int kReasonShift = 4;
+constexpr int kFlag = 1 << 8;
+
+struct machine {
+  explicit machine(relay::subscriptions_config cfg) : subs(cfg) {}
+  relay::subscriptions subs;
+  std::vector<std::string> relays;  // index -> normalized URL, as the pool registered it
+  std::optional<outcome> last;      // the last fed outcome unless it was a delivery
+};
+
+std::map<int, std::unique_ptr<machine>> g_machines;
+int g_next_machine = 1;
+
+machine* find(int h) {
+  auto it = g_machines.find(h);
+  return it == g_machines.end() ? nullptr : it->second.get();
+}
+
+const std::string* relay_at(const machine& m, int idx) {
+  if (idx < 0 || static_cast<std::size_t>(idx) >= m.relays.size()) return nullptr;
+  return &m.relays[idx];
+}
+
+std::int64_t to_i64(double v) { return static_cast<std::int64_t>(v); }
+
+error bad_handle() { return make_error(errc::invalid_argument, "relay subscription machine was deleted"); }
+error bad_relay() { return make_error(errc::invalid_argument, "unknown relay index"); }
+
+// A JSON array of filter objects (one or more).
+result<std::vector<filter>> filters_from_text(const std::string& text) {
+  nlohmann::json j = parse_json(text);
+  if (j.is_discarded() || !j.is_array()) return make_error(errc::invalid_filter, "filters must be a JSON array");
+  std::vector<filter> out;
+  out.reserve(j.size());
+  for (const auto& f : j) {
+    auto parsed = filter_from_json(f);
+    if (!parsed) return parsed.err();
+    out.push_back(std::move(*parsed));
+  }
+  return out;
+}
+
+// --- Machines.
+
+int subs_new(double seen_cap, double overlap, double max_frame_bytes) {
+  relay::subscriptions_config cfg;
+  if (seen_cap >= 1) cfg.seen_cap = static_cast<std::size_t>(seen_cap);
+  if (overlap >= 0) cfg.resubscribe_overlap = to_i64(overlap);
+  if (max_frame_bytes >= 0) cfg.max_frame_bytes = static_cast<std::size_t>(max_frame_bytes);
+  int h = g_next_machine++;
+  g_machines.emplace(h, std::make_unique<machine>(cfg));
+  return h;
+}
+
+void subs_delete(int h) { g_machines.erase(h); }
+
+// Index of `url` in this machine, registering it on first use. -1 when the handle is gone.
+int subs_relay(int h, const std::string& url) {
+  machine* m = find(h);
+  if (!m) return -fail_code(bad_handle());
+  for (std::size_t i = 0; i < m->relays.size(); ++i)
+    if (m->relays[i] == url) return static_cast<int>(i);
+  m->relays.push_back(url);
+  return static_cast<int>(m->relays.size() - 1);
+}
+
+// 0 or an errc value.
+int subs_open(int h, const std::string& sub_id, const std::string& filters_json) {
+  machine* m = find(h);
+  if (!m) return fail_code(bad_handle());
+  auto filters = filters_from_text(filters_json);
+  if (!filters) return fail_code(filters.err());
+  auto r = m->subs.open(sub_id, std::move(*filters));
+  return r ? 0 : fail_code(r.err());
+}
+
+val subs_req_for(int h, const std::string& sub_id, int relay_idx, double now) {
+  machine* m = find(h);
+  if (!m) return fail(bad_handle());
+  const std::string* url = relay_at(*m, relay_idx);
+  if (!url) return fail(bad_relay());
+  auto frame = m->subs.req_for(sub_id, *url, to_i64(now));
+  if (!frame) return fail(frame.err());
+  return val(std::move(*frame));
+}
+
+void subs_disconnected(int h, int relay_idx) {
+  machine* m = find(h);
+  const std::string* url = m ? relay_at(*m, relay_idx) : nullptr;
+  if (url) m->subs.relay_disconnected(*url);
+}
+
+val subs_resubscribe(int h, int relay_idx, double now) {
+  machine* m = find(h);
+  if (!m) return fail(bad_handle());
+  const std::string* url = relay_at(*m, relay_idx);
+  if (!url) return fail(bad_relay());
+  val out = val::array();
+  for (auto& f : m->subs.resubscribe(*url, to_i64(now))) out.call<void>("push", val(std::move(f)));
+  return out;
+}
+
+// {frame, relays: [relay index...]} where the subscription was open, or undefined.
+val subs_close(int h, const std::string& sub_id) {
+  machine* m = find(h);
+  if (!m) return fail(bad_handle());
+  auto action = m->subs.close(sub_id);
+  if (!action) return fail(action.err());
+  val relays = val::array();
+  for (const auto& url : action->relays)
+    for (std::size_t i = 0; i < m->relays.size(); ++i)
+      if (m->relays[i] == url) relays.call<void>("push", static_cast<int>(i));
+  val o = val::object();
+  o.set("frame", std::move(action->frame));
+  o.set("relays", relays);
+  return o;
+}
+
+void subs_forget(int h, int relay_idx) {
+  machine* m = find(h);
+  const std::string* url = m ? relay_at(*m, relay_idx) : nullptr;
+  if (url) m->subs.forget_relay(*url);
+}
+
+int pack(int type, int reason, bool flag) { return type | (reason << kReasonShift) | (flag ? kFlag : 0); }
+
+// One received frame, `len` bytes at the start of the scratch buffer. Returns the packed
+// outcome, or -1 when the handle or relay index is unknown.
+int subs_feed_scratch(int h, int relay_idx, std::size_t len) {
+  machine* m = find(h);
+  if (!m) return -1;
+  const std::string* url = relay_at(*m, relay_idx);
+  if (!url) return -1;
+  const std::uint8_t* s = scratch(len);
+  outcome o = m->subs.feed(*url, as_chars(s, len));
+  int packed = std::visit(
+      [](const auto& v) -> int {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, relay::deliver>) return kDeliver;
+        if constexpr (std::is_same_v<T, relay::eose>) return pack(kEose, 0, v.all);
+        if constexpr (std::is_same_v<T, relay::closed>) return pack(kClosed, static_cast<int>(v.status.reason), v.all);
+        if constexpr (std::is_same_v<T, relay::dropped>) return pack(kDropped, static_cast<int>(v.reason), false);
+        if constexpr (std::is_same_v<T, relay::relay_ok>)
+          return pack(kOk, static_cast<int>(v.status.reason), v.accepted);
+        if constexpr (std::is_same_v<T, relay::relay_notice>) return kNotice;
+        if constexpr (std::is_same_v<T, relay::relay_auth>) return kAuth;
+        if constexpr (std::is_same_v<T, relay::relay_count>) return pack(kCount, 0, v.approximate);
+        return -1;
+      },
+      o);
+  if (packed == kDeliver)
+    m->last.reset();
+  else
+    m->last = std::move(o);
+  return packed;
+}
+
+void set_status(val& o, const relay::machine_message& st) {
+  o.set("reason", std::string(relay::reason_name(st.reason)));
+  o.set("message", st.message);
+  o.set("text", std::string(st.text()));
+}
+
+// The strings of the last outcome fed (not a delivery): {subId, eventId, message, ...}.
+val subs_last(int h) {
+  machine* m = find(h);
+  if (!m || !m->last) return val::undefined();
+  val o = val::object();
+  std::visit(
+      [&](const auto& v) {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, relay::eose>) {
+          o.set("subId", v.sub_id);
+        } else if constexpr (std::is_same_v<T, relay::closed>) {
+          o.set("subId", v.sub_id);
+          set_status(o, v.status);
+        } else if constexpr (std::is_same_v<T, relay::dropped>) {
+          o.set("reason", std::string(relay::drop_reason_name(v.reason)));
+          o.set("subId", v.sub_id);
+          o.set("eventId", v.event_id);
+          o.set("code", std::string(errc_name(v.err.code)));
+          o.set("message", v.err.detail);
+        } else if constexpr (std::is_same_v<T, relay::relay_ok>) {
+          o.set("eventId", v.event_id);
+          set_status(o, v.status);
+        } else if constexpr (std::is_same_v<T, relay::relay_notice>) {
+          o.set("message", v.message);
+        } else if constexpr (std::is_same_v<T, relay::relay_auth>) {
+          o.set("challenge", v.challenge);
+        } else if constexpr (std::is_same_v<T, relay::relay_count>) {
+          o.set("subId", v.sub_id);
+          o.set("count", static_cast<double>(v.count));
+        }
+      },
+      *m->last);
+  return o;
+}
+
+val subs_state(int h, const std::string& sub_id, int relay_idx) {
+  machine* m = find(h);
+  const std::string* url = m ? relay_at(*m, relay_idx) : nullptr;
+  if (!url) return val::undefined();
+  auto s = m->subs.state(sub_id, *url);
+  return s ? val(std::string(relay::relay_sub_state_name(*s))) : val::undefined();
+}
+
+// -1 when that relay has delivered nothing on the subscription.
+double subs_resume_since(int h, const std::string& sub_id, int relay_idx, double now) {
+  machine* m = find(h);
+  const std::string* url = m ? relay_at(*m, relay_idx) : nullptr;
+  if (!url) return -1;
+  auto s = m->subs.resume_since(sub_id, *url, to_i64(now));
+  return s ? static_cast<double>(*s) : -1;
+}
+
+int subs_seen_count(int h, const std::string& sub_id) {
+  machine* m = find(h);
+  return m ? static_cast<int>(m->subs.seen_count(sub_id)) : 0;
+}
+
+int subs_size(int h) {
+  machine* m = find(h);
+  return m ? static_cast<int>(m->subs.size()) : 0;
+}
+
+// --- Stateless codec.
+
+val normalize_url(const std::string& url) {
+  auto r = relay::normalize_relay_url(url);
+  if (!r) return fail(r.err());
+  return val(std::move(*r));
+}
+
+// JSON text built by hand with the core's own escaping (append_json_string), rather than through
+// nlohmann's serializer, which would add its code to the module for these rare paths.
+struct json_out {
+  std::string s;
+  bool first = true;
+  json_out& key(const char* k) {
+    s += first ? '{' : ',';
+    first = false;
+    append_json_string(s, k);
+    s += ':';
+    return *this;
+  }
+  json_out& str(const char* k, std::string_view v) {
+    key(k);
+    append_json_string(s, v);
+    return *this;
+  }
+  json_out& raw(const char* k, std::string_view v) {
+    key(k);
+    s += v;
+    return *this;
+  }
+  json_out& num(const char* k, std::int64_t v) { return raw(k, std::to_string(v)); }
+  json_out& boolean(const char* k, bool v) { return raw(k, v ? "true" : "false"); }
+  json_out& status(const relay::machine_message& st) {
+    return str("reason", relay::reason_name(st.reason)).str("message", st.message).str("text", st.text());
+  }
+  std::string done() {
+    s += first ? "{}" : "}";
+    return std::move(s);
+  }
+};
+
+// The unsigned NIP-42 event as JSON text.
+std::string auth_template_json(const std::string& relay_url, const std::string& challenge, double now) {
+  event_template t = relay::auth_template(relay_url, challenge, to_i64(now));
+  std::string tags = "[";
+  for (std::size_t i = 0; i < t.tags.size(); ++i) {
+    tags += i ? ",[" : "[";
+    for (std::size_t j = 0; j < t.tags[i].size(); ++j) {
+      if (j) tags += ',';
+      append_json_string(tags, t.tags[i][j]);
+    }
+    tags += ']';
+  }
+  tags += ']';
+  return json_out{}.num("kind", t.kind).num("created_at", t.created_at).raw("tags", tags).str("content", t.content).done();
+}
+
+// A relay-to-client frame as JSON text: {"type":"EVENT","subId":...,"event":{...}} and so on.
+val decode_relay(const std::string& frame, double max_bytes) {
+  auto m = relay::decode_relay_message(frame, max_bytes > 0 ? static_cast<std::size_t>(max_bytes) : 0);
+  if (!m) return fail(m.err());
+  std::string out = std::visit(
+      [](const auto& v) -> std::string {
+        using T = std::decay_t<decltype(v)>;
+        json_out o;
+        if constexpr (std::is_same_v<T, relay::relay_event>)
+          o.str("type", "EVENT").str("subId", v.sub_id).raw("event", to_json(v.ev));
+        if constexpr (std::is_same_v<T, relay::relay_ok>)
+          o.str("type", "OK").str("eventId", v.event_id).boolean("accepted", v.accepted).status(v.status);
+        if constexpr (std::is_same_v<T, relay::relay_eose>) o.str("type", "EOSE").str("subId", v.sub_id);
+        if constexpr (std::is_same_v<T, relay::relay_closed>) o.str("type", "CLOSED").str("subId", v.sub_id).status(v.status);
+        if constexpr (std::is_same_v<T, relay::relay_notice>) o.str("type", "NOTICE").str("message", v.message);
+        if constexpr (std::is_same_v<T, relay::relay_auth>) o.str("type", "AUTH").str("challenge", v.challenge);
+        if constexpr (std::is_same_v<T, relay::relay_count>)
+          o.str("type", "COUNT").str("subId", v.sub_id).num("count", v.count).boolean("approximate", v.approximate);
+        return o.done();
+      },
+      *m);
+  return val(std::move(out));
+}
+
+std::string filters_text(const std::vector<filter>& fs) {
+  std::string a = "[";
+  for (std::size_t i = 0; i < fs.size(); ++i) {
+    if (i) a += ',';
+    a += to_json(fs[i]);
+  }
+  return a + "]";
+}
+
+// A client-to-relay frame as JSON text: {"type":"REQ","subId":...,"filters":[...]} and so on.
+val decode_client(const std::string& frame, double max_bytes) {
+  auto m = relay::decode_client_message(frame, max_bytes > 0 ? static_cast<std::size_t>(max_bytes) : 0);
+  if (!m) return fail(m.err());
+  std::string out = std::visit(
+      [](const auto& v) -> std::string {
+        using T = std::decay_t<decltype(v)>;
+        json_out o;
+        if constexpr (std::is_same_v<T, relay::client_event>) o.str("type", "EVENT").raw("event", to_json(v.ev));
+        if constexpr (std::is_same_v<T, relay::client_req>)
+          o.str("type", "REQ").str("subId", v.sub_id).raw("filters", filters_text(v.filters));
+        if constexpr (std::is_same_v<T, relay::client_close>) o.str("type", "CLOSE").str("subId", v.sub_id);
+        if constexpr (std::is_same_v<T, relay::client_auth>) o.str("type", "AUTH").raw("event", to_json(v.ev));
+        if constexpr (std::is_same_v<T, relay::client_count>)
+          o.str("type", "COUNT").str("subId", v.sub_id).raw("filters", filters_text(v.filters));
+        return o.done();
+      },
+      *m);
+  return val(std::move(out));
+}
+
+// ["REQ"|"COUNT", sub id, filters...] from a JSON array of filters, checked by the core.
+val encode_req(bool count, const std::string& sub_id, const std::string& filters_json) {
+  auto filters = filters_from_text(filters_json);
+  if (!filters) return fail(filters.err());
+  auto frame = count ? relay::encode_count(sub_id, *filters) : relay::encode_req(sub_id, *filters);
+  if (!frame) return fail(frame.err());
+  return val(std::move(*frame));
+}
+
+val encode_close(const std::string& sub_id) {
+  auto frame = relay::encode_close(sub_id);
+  if (!frame) return fail(frame.err());
+  return val(std::move(*frame));
+}
+
+// {reason, prefix, text, transient} of an OK or CLOSED message.
+val parse_reason(const std::string& message) {
+  auto mm = relay::parse_machine_message(message);
+  val o = val::object();
+  o.set("reason", std::string(relay::reason_name(mm.reason)));
+  o.set("prefix", std::string(mm.prefix()));
+  o.set("text", std::string(mm.text()));
+  o.set("transient", relay::reason_is_transient(mm.reason));
+  return o;
+}
+
+// Name tables, so JS mirrors the core's enums without copying them.
+val reason_names() {
+  val a = val::array();
+  for (int i = 0; i <= static_cast<int>(relay::reason_code::unknown); ++i)
+    a.call<void>("push", std::string(relay::reason_name(static_cast<relay::reason_code>(i))));
+  return a;
+}
+
+val transient_reasons() {
+  val a = val::array();
+  for (int i = 0; i <= static_cast<int>(relay::reason_code::unknown); ++i)
+    a.call<void>("push", relay::reason_is_transient(static_cast<relay::reason_code>(i)));
+  return a;
+}
+
+val drop_reason_names() {
+  val a = val::array();
+  for (int i = 0; i <= static_cast<int>(relay::drop_reason::unknown_subscription); ++i)
+    a.call<void>("push", std::string(relay::drop_reason_name(static_cast<relay::drop_reason>(i))));
+  return a;
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(relay) {
+  emscripten::function("relaySubsNew", &subs_new);
+  emscripten::function("relaySubsDelete", &subs_delete);
+  emscripten::function("relaySubsRelay", &subs_relay);
+  emscripten::function("relaySubsOpen", &subs_open);
+  emscripten::function("relaySubsReqFor", &subs_req_for);
+  emscripten::function("relaySubsDisconnected", &subs_disconnected);
+  emscripten::function("relaySubsResubscribe", &subs_resubscribe);
+  emscripten::function("relaySubsClose", &subs_close);
+  emscripten::function("relaySubsForget", &subs_forget);
+  emscripten::function("relaySubsFeedScratch", &subs_feed_scratch);
+  emscripten::function("relaySubsLast", &subs_last);
+  emscripten::function("relaySubsState", &subs_state);
+  emscripten::function("relaySubsResumeSince", &subs_resume_since);
+  emscripten::function("relaySubsSeenCount", &subs_seen_count);
+  emscripten::function("relaySubsSize", &subs_size);
+  emscripten::function("relayNormalizeUrl", &normalize_url);
+  emscripten::function("relayAuthTemplate", &auth_template_json);
+  emscripten::function("relayDecodeRelay", &decode_relay);
+  emscripten::function("relayDecodeClient", &decode_client);
+  emscripten::function("relayEncodeReq", &encode_req);
+  emscripten::function("relayEncodeClose", &encode_close);
+  emscripten::function("relayParseReason", &parse_reason);
+  emscripten::function("relayReasonNames", &reason_names);
+  emscripten::function("relayTransientReasons", &transient_reasons);
+  emscripten::function("relayDropReasonNames", &drop_reason_names);
+}
+
+}  // namespace nostr::bindings

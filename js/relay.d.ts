@@ -1,0 +1,314 @@
+// The relay pool (nostr-tools' SimplePool shapes, async where I/O is involved) and the NIP-01
+// frame codec of the core.
+import type { EventTemplate, Filter, NostrEvent, NostrError } from './index.js';
+
+/** What the pool uses of an AbortSignal (structural, so no DOM or Node types are needed). */
+export interface PoolAbortSignal {
+  readonly aborted: boolean;
+  readonly reason?: unknown;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+/** What the pool uses of fetch (for NIP-11 documents). */
+export type FetchLike = (
+  url: string,
+  init: { headers: Record<string, string>; signal: any },
+) => Promise<{ ok: boolean; status: number; text(): Promise<string> }>;
+
+/** What the pool needs of a Signer (LocalSigner, Nip07Signer or any object like them). */
+export interface PoolSigner {
+  getPublicKey(): Promise<string>;
+  signEvent(template: EventTemplate): Promise<NostrEvent>;
+}
+
+export interface BackoffOptions {
+  /** First delay, ms. */
+  initialDelay?: number;
+  /** Cap on the delay, ms. */
+  maxDelay?: number;
+  /** Growth per attempt. */
+  factor?: number;
+  /** Fraction of each delay taken off at random: 0 none, 1 "full jitter". */
+  jitter?: number;
+}
+
+export interface ReconnectOptions extends BackoffOptions {
+  /** A connection open this long (ms) resets the attempt count. */
+  stableAfter?: number;
+}
+
+/** The constructor the pool opens sockets with: browser-shaped (onopen, onmessage, onclose, onerror, send, close). */
+export type WebSocketConstructor = new (url: string) => {
+  onopen: ((ev: any) => void) | null;
+  onmessage: ((ev: { data: any }) => void) | null;
+  onclose: ((ev: any) => void) | null;
+  onerror: ((ev: any) => void) | null;
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+};
+
+export interface RelayPoolOptions {
+  /** Relays used when a call names none. */
+  relays?: string[];
+  /** Default: the global WebSocket in browsers, `ws` in Node. */
+  WebSocket?: WebSocketConstructor;
+  /** Answers NIP-42 AUTH challenges; what was refused with `auth-required:` is then tried again. */
+  signer?: PoolSigner;
+  /** Authenticate as soon as a relay sends a challenge (default: only when something is refused). */
+  eagerAuth?: boolean;
+  /** Reconnect with backoff (default on: 500 ms doubling to 30 s, jitter 0.5); false: never. */
+  reconnect?: ReconnectOptions | false;
+  /** Backoff of publish and subscription retries after transient refusals. */
+  retry?: BackoffOptions;
+  /** ms to establish a WebSocket. Default 10 000. */
+  connectTimeout?: number;
+  /** Liveness: after `interval` ms without traffic, ping (ws) or send a probe REQ; no answer in `timeout` ms drops the connection. false: off. */
+  ping?: { interval?: number; timeout?: number } | false;
+  /** Default publish timeout per relay (ms, retries included). Default 10 000. */
+  publishTimeout?: number;
+  /** Default publish retries (transient refusals, lost connections). Default 3. */
+  publishRetries?: number;
+  /** Retries of a subscription CLOSED with a transient reason. Default 3. */
+  subscriptionRetries?: number;
+  /** ms for a NIP-42 exchange. Default 10 000. */
+  authTimeout?: number;
+  /** Fetch each relay's NIP-11 document and honor its limits. Default true. */
+  relayInfo?: boolean;
+  /** ms for the NIP-11 fetch. Default 3 000. */
+  infoTimeout?: number;
+  /** The fetch used for NIP-11 (default: global fetch). */
+  fetch?: FetchLike;
+  /** Larger received frames are dropped unparsed. Default 1 MiB. */
+  maxFrameBytes?: number;
+  /** Event ids remembered per subscription for dedupe. Default 4096. */
+  seenCap?: number;
+  /** Seconds taken off the newest created_at seen when resubscribing. Default 60. */
+  resubscribeOverlap?: number;
+  /** Keep connections up (reconnecting) even when nothing uses them. Default false. */
+  keepAlive?: boolean;
+  /** Injectable time and randomness (tests). */
+  timers?: { setTimeout?: (fn: () => void, ms: number) => unknown; clearTimeout?: (id: any) => void };
+  now?: () => number;
+  random?: () => number;
+}
+
+export type RelayState = 'connecting' | 'open' | 'authenticating' | 'auth-required' | 'backing-off' | 'closed';
+
+export interface RelayInfoDocument {
+  name?: string;
+  description?: string;
+  pubkey?: string;
+  contact?: string;
+  supported_nips?: number[];
+  software?: string;
+  version?: string;
+  limitation?: {
+    max_message_length?: number;
+    max_subscriptions?: number;
+    max_filters?: number;
+    max_limit?: number;
+    max_subid_length?: number;
+    min_pow_difficulty?: number;
+    auth_required?: boolean;
+    payment_required?: boolean;
+    restricted_writes?: boolean;
+    [field: string]: unknown;
+  };
+  [field: string]: unknown;
+}
+
+export interface RelayStatus {
+  relay: string;
+  state: RelayState;
+  /** Connection attempts since the last stable connection. */
+  attempt: number;
+  /** When backing off: the time (ms since the epoch) of the next attempt. */
+  nextAttemptAt?: number;
+  /** Why the last connection failed or AUTH did not succeed. */
+  error?: NostrError;
+  /** The pubkey the relay accepted through NIP-42. */
+  authenticatedAs?: string;
+  /** Its NIP-11 document, once fetched. */
+  info?: RelayInfoDocument | null;
+}
+
+export interface RelayStatusEvent extends RelayStatus {
+  previous: RelayState;
+}
+
+export type DropReason = 'duplicate' | 'not-matching' | 'bad-signature' | 'malformed' | 'unknown-subscription';
+
+/** A received frame that delivered nothing, and why. */
+export interface DropEvent {
+  relay: string;
+  reason: DropReason;
+  /** A stable code: RELAY_FRAME_INVALID, INVALID_SIGNATURE, RELAY_EVENT_NOT_MATCHING... */
+  code: string;
+  message: string;
+  subId: string;
+  eventId: string;
+}
+
+/** Machine-readable prefixes of OK and CLOSED messages (NIP-01), 'none' without one, 'unknown' for another. */
+export type Reason =
+  | 'none'
+  | 'duplicate'
+  | 'pow'
+  | 'blocked'
+  | 'rate-limited'
+  | 'invalid'
+  | 'error'
+  | 'auth-required'
+  | 'restricted'
+  | 'unknown';
+
+export interface CloseReason {
+  /** '' when not about one relay (closed by the caller, the pool closed, aborted). */
+  relay: string;
+  /** A relay's CLOSED reason, or the pool's: 'closed', 'aborted', 'too-many-filters', 'too-large'. */
+  reason: Reason | 'closed' | 'aborted' | 'too-many-filters' | 'too-large';
+  message: string;
+  /** For limits the pool enforced: TOO_MANY_FILTERS, MESSAGE_TOO_LARGE. */
+  code?: string;
+}
+
+export interface SubscribeOptions {
+  relays?: string[];
+  /** A label for the subscription id. */
+  id?: string;
+  onevent?: (event: NostrEvent, relay: string) => void;
+  /** Once every relay sent EOSE, closed it, or is unreachable (or after maxWait). */
+  oneose?: () => void;
+  /** Once, when the subscription ends. */
+  onclose?: (reasons: CloseReason[]) => void;
+  /** ms after which oneose fires even if some relay has not sent EOSE. */
+  maxWait?: number;
+  signal?: PoolAbortSignal;
+}
+
+export class Subscription implements AsyncIterable<NostrEvent> {
+  readonly id: string;
+  readonly filters: Filter[];
+  readonly relays: string[];
+  readonly closed: boolean;
+  readonly eosed: boolean;
+  readonly closeReasons: CloseReason[];
+  /** Sends CLOSE where it is open; iterators end. */
+  close(message?: string): void;
+  /** Verified, matching, deduplicated events. Breaking out closes the subscription. Throws ABORTED (signal) or RELAY_CLOSED (every relay refused). */
+  [Symbol.asyncIterator](): AsyncIterableIterator<NostrEvent>;
+}
+
+export type PublishStatus = 'accepted' | 'rejected' | 'timeout' | 'unreachable' | 'aborted';
+
+export interface PublishResult {
+  relay: string;
+  status: PublishStatus;
+  /** The relay's reason ('duplicate' for an accepted repeat, 'rate-limited', 'auth-required'...), or the pool's 'too-large'. */
+  reason?: Reason | 'too-large';
+  message?: string;
+  /** RELAY_REJECTED, RELAY_TIMEOUT, RELAY_UNREACHABLE, RELAY_CONNECTION_LOST, MESSAGE_TOO_LARGE, POOL_CLOSED, ABORTED. */
+  error?: NostrError;
+  /** How many times the event was sent to this relay. */
+  attempts: number;
+}
+
+export interface PublishOptions {
+  relays?: string[];
+  /** ms per relay, waiting for a reconnecting relay and retries included. */
+  timeout?: number;
+  retries?: number;
+  signal?: PoolAbortSignal;
+  /** Called as each relay's outcome is known. */
+  onresult?: (result: PublishResult) => void;
+}
+
+export interface PoolStats {
+  frames: number;
+  delivered: number;
+  dropped: Record<DropReason, number>;
+}
+
+export class RelayPool {
+  constructor(options?: RelayPoolOptions);
+  readonly closed: boolean;
+  readonly stats: PoolStats;
+
+  subscribe(filters: Filter | Filter[], options?: SubscribeOptions): Subscription;
+  /** Stored events until EOSE (or maxWait). Rejects RELAY_CLOSED when every relay refused, ABORTED. */
+  query(filters: Filter | Filter[], options?: Omit<SubscribeOptions, 'onevent' | 'oneose' | 'onclose'>): Promise<NostrEvent[]>;
+  /** The newest matching event, or null. */
+  get(filters: Filter | Filter[], options?: Omit<SubscribeOptions, 'onevent' | 'oneose' | 'onclose'>): Promise<NostrEvent | null>;
+  /** One outcome per relay; rejects only for an invalid event or an aborted signal. */
+  publish(event: NostrEvent, options?: PublishOptions): Promise<PublishResult[]>;
+
+  /** Connects now; RELAY_UNREACHABLE after `timeout`. */
+  ensureRelay(url: string, options?: { timeout?: number; signal?: PoolAbortSignal }): Promise<RelayStatus>;
+  status(url: string): RelayStatus;
+  status(): RelayStatus[];
+  relayInfo(url: string): Promise<RelayInfoDocument>;
+
+  on(type: 'status', listener: (event: RelayStatusEvent) => void): () => void;
+  on(type: 'notice', listener: (event: { relay: string; message: string }) => void): () => void;
+  on(type: 'drop', listener: (event: DropEvent) => void): () => void;
+  /** What app callbacks throw. */
+  on(type: 'error', listener: (error: unknown) => void): () => void;
+  off(type: string, listener: (...args: any[]) => void): void;
+
+  /** Closes everything (or only `relays`); resolves once the sockets are gone. */
+  close(relays?: string[]): Promise<void>;
+}
+
+/** The core's subscription machine (one per pool), for custom drivers. Call delete() when done. */
+export class SubscriptionMachine {
+  constructor(options?: { seenCap?: number; overlap?: number; maxFrameBytes?: number });
+  relay(url: string): number;
+  open(subId: string, filters: Filter[]): void;
+  reqFor(subId: string, relay: number, nowSeconds: number): string;
+  disconnected(relay: number): void;
+  resubscribe(relay: number, nowSeconds: number): string[];
+  close(subId: string): { frame: string; relays: number[] };
+  forget(relay: number): void;
+  /** The packed outcome of one received frame (low 4 bits: 0 deliver, 1 eose, 2 closed, 3 dropped, 4 ok, 5 notice, 6 auth, 7 count). */
+  feed(relay: number, frame: string): number;
+  last(): Record<string, string | number | boolean> | undefined;
+  state(subId: string, relay: number): 'pending' | 'live' | 'closed' | 'idle' | undefined;
+  resumeSince(subId: string, relay: number, nowSeconds: number): number | undefined;
+  seenCount(subId: string): number;
+  readonly size: number;
+  delete(): void;
+}
+
+export function fetchRelayInfo(url: string, options?: { signal?: PoolAbortSignal; timeout?: number; fetch?: FetchLike }): Promise<RelayInfoDocument>;
+export function relayInfoUrl(url: string): string;
+
+export type RelayMessage =
+  | { type: 'EVENT'; subId: string; event: NostrEvent }
+  | { type: 'OK'; eventId: string; accepted: boolean; reason: Reason; message: string; text: string }
+  | { type: 'EOSE'; subId: string }
+  | { type: 'CLOSED'; subId: string; reason: Reason; message: string; text: string }
+  | { type: 'NOTICE'; message: string }
+  | { type: 'AUTH'; challenge: string }
+  | { type: 'COUNT'; subId: string; count: number; approximate: boolean };
+
+export type ClientMessage =
+  | { type: 'EVENT'; event: NostrEvent }
+  | { type: 'REQ'; subId: string; filters: Filter[] }
+  | { type: 'CLOSE'; subId: string }
+  | { type: 'AUTH'; event: NostrEvent }
+  | { type: 'COUNT'; subId: string; filters: Filter[] };
+
+/** Relay-to-client frame (not verified). Throws NostrError RELAY_FRAME_*, INVALID_EVENT, INVALID_FILTER... */
+export function decodeRelayMessage(frame: string, options?: { maxBytes?: number }): RelayMessage;
+export function decodeClientMessage(frame: string, options?: { maxBytes?: number }): ClientMessage;
+export function encodeReq(subId: string, filters: Filter | Filter[]): string;
+export function encodeCount(subId: string, filters: Filter | Filter[]): string;
+export function encodeClose(subId: string): string;
+export function encodeEvent(event: NostrEvent): string;
+export function encodeAuth(event: NostrEvent): string;
+export function parseReason(message: string): { reason: Reason; prefix: string; text: string; transient: boolean };
+export function normalizeRelayUrl(url: string): string;
+/** The unsigned NIP-42 kind 22242 event answering `challenge`. */
+export function makeAuthEvent(relayUrl: string, challenge: string, createdAt?: number): EventTemplate;

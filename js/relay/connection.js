@@ -1,0 +1,476 @@
+// One relay of a pool: its WebSocket, the connection state machine, NIP-42 authentication, the
+// OK waits of publishes, liveness. The pool owns the subscriptions; a connection calls back into
+// the pool on open, on each frame and on disconnect.
+//
+//   closed ──use()──> connecting ──socket open──> open ──AUTH needed──> authenticating ──> open
+//      ^                 │  ▲                       │                          └──> auth-required
+//      │    failed or    │  │ timer                 │ dropped (error, close, ping unanswered)
+//      │    timed out    v  │                       v
+//      └── not needed ─ backing-off <───────────────┘        close(): closed, for good
+import { NostrError } from '../errors.js';
+import { encodeAuth, makeAuthEvent } from './codec.js';
+import { limitsOf } from './nip11.js';
+import { CLOSED, TIMEOUT, backoffDelay } from './wait.js';
+
+const OPEN_STATES = new Set(['open', 'authenticating', 'auth-required']);
+/** What an OK wait resolves with when the connection drops first. */
+export const LOST = Symbol('lost');
+
+const PROBE_PREFIX = 'ping:';
+const ZERO_ID = '0'.repeat(64);
+const noop = () => {};
+
+function utf8Length(s) {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+function describe(err) {
+  if (!err) return 'unknown error';
+  if (err instanceof Error) return err.message;
+  if (err.message) return err.message;
+  if (err.error && err.error.message) return err.error.message;
+  return String(err.type || err);
+}
+
+export class RelayConnection {
+  constructor(pool, url) {
+    this.pool = pool;
+    this.url = url;
+    this.idx = pool._machine.relay(url);
+    this.state = 'closed';
+    this.sock = null;
+    this.attempt = 0;
+    this.nextAttemptAt = undefined;
+    this.lastError = undefined;
+    this.info = undefined; // the NIP-11 document; null when the relay serves none
+    this.limits = {};
+    this.subs = new Set(); // subscriptions with this relay
+    this.holds = 0; // publishes and other operations waiting on this relay
+    this.activeReqs = 0; // REQs open here (NIP-11 max_subscriptions)
+    this.queue = []; // subscriptions waiting for a slot
+    this._infoPromise = null;
+    this._openWaits = new Set();
+    this._okWaits = new Map(); // event id -> Set of waits
+    this._challenge = undefined;
+    this._challengeWaits = new Set();
+    this._auth = 'none'; // none | authenticated | failed
+    this._failedChallenge = undefined;
+    this._authPromise = null;
+    this.authPubkey = undefined;
+    this._timer = null; // connect timeout or backoff
+    this._pingTimer = null;
+    this._pongTimer = null;
+    this._lastRx = 0;
+    this._openedAt = 0;
+    this._probe = 0;
+    this._final = false;
+  }
+
+  get isOpen() {
+    return OPEN_STATES.has(this.state);
+  }
+
+  /** A snapshot an app can show. */
+  status() {
+    const s = { relay: this.url, state: this.state, attempt: this.attempt };
+    if (this.state === 'backing-off') s.nextAttemptAt = this.nextAttemptAt;
+    if (this.lastError) s.error = this.lastError;
+    if (this.authPubkey) s.authenticatedAs = this.authPubkey;
+    if (this.info) s.info = this.info;
+    return s;
+  }
+
+  _setState(state, error) {
+    const previous = this.state;
+    if (error) this.lastError = error;
+    if (previous === state && state !== 'backing-off' && !error) return;
+    this.state = state;
+    this.pool._emit('status', { ...this.status(), previous, ...(error ? { error } : {}) });
+  }
+
+  // --- Lifecycle.
+
+  /** Starts connecting unless connected, connecting or waiting to reconnect. */
+  use() {
+    if (this._final || this.state !== 'closed') return;
+    this.attempt = 0;
+    this._connect();
+  }
+
+  async _connect() {
+    const clock = this.pool._clock;
+    this.nextAttemptAt = undefined;
+    this._setState('connecting');
+    let WS;
+    try {
+      WS = await this.pool._webSocket();
+    } catch (err) {
+      if (this.state === 'connecting' && !this._final) this._failed(err);
+      return;
+    }
+    if (this.state !== 'connecting' || this._final || this.sock) return;
+    if (this.pool._opts.relayInfo && this._infoPromise === null) this._fetchInfo();
+    let sock;
+    try {
+      sock = new WS(this.url);
+    } catch (err) {
+      this._failed(new NostrError('RELAY_UNREACHABLE', `${this.url}: ${describe(err)}`, { cause: err }));
+      return;
+    }
+    this.sock = sock;
+    let error;
+    sock.onopen = () => {
+      if (this.sock === sock) this._onSocketOpen(sock);
+    };
+    sock.onmessage = (e) => {
+      if (this.sock !== sock) return;
+      this._lastRx = clock.now();
+      if (this._pongTimer) {
+        clock.clear(this._pongTimer);
+        this._pongTimer = null;
+      }
+      this.pool._onFrame(this, e.data);
+    };
+    sock.onerror = (e) => {
+      error = e;
+    };
+    sock.onclose = (e) => {
+      if (this.sock !== sock) return;
+      const why = error ? describe(error) : `closed (${e && e.code})`;
+      this._drop(new NostrError(this.isOpen ? 'RELAY_CONNECTION_LOST' : 'RELAY_UNREACHABLE', `${this.url}: ${why}`));
+    };
+    if (typeof sock.on === 'function' && typeof sock.ping === 'function') {
+      // `ws`: an error listener always (an error emitted with none would be thrown), pongs for liveness.
+      sock.on('error', noop);
+      sock.on('pong', () => {
+        if (this.sock !== sock) return;
+        this._lastRx = clock.now();
+        if (this._pongTimer) {
+          clock.clear(this._pongTimer);
+          this._pongTimer = null;
+        }
+      });
+    }
+    this._timer = clock.set(() => {
+      this._timer = null;
+      if (this.sock === sock && this.state === 'connecting')
+        this._drop(new NostrError('RELAY_TIMEOUT', `${this.url}: no connection within ${this.pool._opts.connectTimeout} ms`));
+    }, this.pool._opts.connectTimeout);
+  }
+
+  _fetchInfo() {
+    const p = this.pool
+      ._relayInfo(this.url)
+      .then((doc) => {
+        this.info = doc;
+        this.limits = limitsOf(doc);
+      })
+      .catch(() => {
+        this.info = null;
+      });
+    this._infoPromise = p;
+  }
+
+  async _onSocketOpen(sock) {
+    const clock = this.pool._clock;
+    clock.clear(this._timer);
+    this._timer = null;
+    // Limits from NIP-11 apply before the first frame: the document was requested together with the
+    // connection and has its own timeout (infoTimeout).
+    if (this._infoPromise && this.info === undefined) {
+      await this._infoPromise;
+      if (this.sock !== sock || this.state !== 'connecting') return;
+    }
+    this._openedAt = clock.now();
+    this._lastRx = this._openedAt;
+    this.lastError = undefined;
+    this._setState('open');
+    this._schedulePing();
+    for (const w of [...this._openWaits]) w.fire(true);
+    this.pool._onOpen(this);
+    if (this.pool._opts.eagerAuth && this._challenge !== undefined && this.pool._opts.signer) this.authenticate().catch(noop);
+  }
+
+  /** The connection failed before opening (no socket to close). */
+  _failed(err) {
+    this.sock = null;
+    this._afterDrop(err, false);
+  }
+
+  /** Drops the socket (error, close, timeout, dead ping) and reconnects when still needed. */
+  _drop(err) {
+    const sock = this.sock;
+    const wasOpen = this.isOpen;
+    this.sock = null;
+    if (sock) this._discard(sock);
+    this._afterDrop(err, wasOpen);
+  }
+
+  _afterDrop(err, wasOpen) {
+    const clock = this.pool._clock;
+    clock.clear(this._timer);
+    clock.clear(this._pingTimer);
+    clock.clear(this._pongTimer);
+    this._timer = this._pingTimer = this._pongTimer = null;
+    this._challenge = undefined;
+    this._auth = 'none';
+    this._failedChallenge = undefined;
+    this.authPubkey = undefined;
+    this.activeReqs = 0;
+    this.queue.length = 0;
+    for (const set of this._okWaits.values()) for (const w of set) w.fire(LOST);
+    this._okWaits.clear();
+    this.pool._onDisconnect(this, wasOpen);
+    if (this._final) return;
+    const opts = this.pool._opts;
+    if (!opts.reconnect || !this.pool._wants(this)) {
+      for (const w of [...this._openWaits]) w.fire(false);
+      this._setState('closed', err);
+      return;
+    }
+    if (this._openedAt && clock.now() - this._openedAt >= opts.reconnect.stableAfter) this.attempt = 0;
+    this._openedAt = 0;
+    const delay = backoffDelay(this.attempt, opts.reconnect, clock.random);
+    this.attempt++;
+    this.nextAttemptAt = clock.now() + delay;
+    this._timer = clock.set(() => {
+      this._timer = null;
+      if (this.state === 'backing-off' && !this._final) this._connect();
+    }, delay);
+    this._setState('backing-off', err);
+  }
+
+  /** Stops waiting to reconnect: nothing needs this relay now (use() starts again). */
+  _idle() {
+    this.pool._clock.clear(this._timer);
+    this._timer = null;
+    this.nextAttemptAt = undefined;
+    this._setState('closed');
+  }
+
+  /** Stops listening to a socket and closes it at once. */
+  _discard(sock) {
+    sock.onopen = null;
+    sock.onmessage = null;
+    sock.onclose = null;
+    sock.onerror = noop;
+    try {
+      if (typeof sock.terminate === 'function') sock.terminate();
+      else sock.close();
+    } catch {
+      // closing a socket that never opened can throw in some implementations
+    }
+  }
+
+  /** Closes for good (the pool is closing or dropping this relay). Resolves once the socket is gone. */
+  close() {
+    this._final = true;
+    const sock = this.sock;
+    this.sock = null;
+    const gone = sock ? this._closedPromise(sock) : Promise.resolve();
+    if (sock) this._discard(sock);
+    const wasOpen = this.isOpen;
+    this._afterDrop(undefined, wasOpen);
+    for (const w of [...this._openWaits]) w.close();
+    for (const w of [...this._challengeWaits]) w.close();
+    this._setState('closed');
+    return gone;
+  }
+
+  _closedPromise(sock) {
+    // `ws` emits 'close' once terminate() has destroyed the TCP socket; browsers close on their own.
+    if (typeof sock.once !== 'function' || sock.readyState === 3) return Promise.resolve();
+    return new Promise((resolve) => sock.once('close', () => resolve()));
+  }
+
+  // --- Waiting for the connection.
+
+  /** Resolves true once open, false when the relay is not wanted any more, TIMEOUT or CLOSED. */
+  whenOpen(deadline, signal) {
+    if (this.isOpen) return Promise.resolve(true);
+    if (this._final) return Promise.resolve(CLOSED);
+    const w = this.pool._clock.wait(deadline, signal);
+    this._openWaits.add(w);
+    w.promise.then(
+      () => this._openWaits.delete(w),
+      () => this._openWaits.delete(w),
+    );
+    this.use();
+    return w.promise;
+  }
+
+  // --- Sending.
+
+  /** Whether a frame is over the relay's NIP-11 max_message_length. */
+  tooLarge(frame) {
+    const max = this.limits.maxMessageLength;
+    if (!max || frame.length * 3 <= max) return false;
+    return utf8Length(frame) > max;
+  }
+
+  /** Sends a text frame when open; false otherwise. */
+  send(frame) {
+    if (!this.isOpen || !this.sock) return false;
+    try {
+      this.sock.send(frame);
+      return true;
+    } catch (err) {
+      this._drop(new NostrError('RELAY_CONNECTION_LOST', `${this.url}: ${describe(err)}`, { cause: err }));
+      return false;
+    }
+  }
+
+  /** A wait for the OK of `eventId`: resolves {accepted, reason, message, ...}, LOST, TIMEOUT, CLOSED. */
+  waitOk(eventId, deadline, signal) {
+    const w = this.pool._clock.wait(deadline, signal);
+    let set = this._okWaits.get(eventId);
+    if (!set) this._okWaits.set(eventId, (set = new Set()));
+    set.add(w);
+    const done = () => {
+      const s = this._okWaits.get(eventId);
+      if (s && s.delete(w) && s.size === 0) this._okWaits.delete(eventId);
+    };
+    w.promise.then(done, done);
+    return w;
+  }
+
+  _onOk(details) {
+    const set = this._okWaits.get(details.eventId);
+    if (!set) return false;
+    for (const w of [...set]) w.fire(details);
+    return true;
+  }
+
+  // --- NIP-42.
+
+  _onChallenge(challenge) {
+    this._challenge = challenge;
+    if (this._auth === 'authenticated') this._auth = 'none'; // a new challenge asks again
+    for (const w of [...this._challengeWaits]) w.fire(challenge);
+    if (this.pool._opts.eagerAuth && this.pool._opts.signer && this.isOpen) this.authenticate().catch(noop);
+  }
+
+  /**
+   * Answers the relay's AUTH challenge through the pool's signer (waiting for a challenge when
+   * none came yet). Resolves true once the relay accepted it; false without a signer, when the
+   * signer fails or the relay refuses (state auth-required).
+   */
+  authenticate(deadline = this.pool._clock.now() + this.pool._opts.authTimeout) {
+    if (this._auth === 'authenticated') return Promise.resolve(true);
+    if (this._authPromise) return this._authPromise;
+    // Refused on this very challenge: asking again would be refused again.
+    if (this._auth === 'failed' && this._failedChallenge !== undefined && this._failedChallenge === this._challenge)
+      return Promise.resolve(false);
+    const signer = this.pool._opts.signer;
+    if (!signer) {
+      this._setState('auth-required', new NostrError('AUTH_REQUIRED', `${this.url} requires NIP-42 authentication and the pool has no signer`));
+      return Promise.resolve(false);
+    }
+    // Shared by every caller, so it takes no caller's signal, and it never rejects.
+    const p = this._authenticate(signer, deadline)
+      .catch((err) => {
+        this._auth = 'failed';
+        this._setState('auth-required', new NostrError('AUTH_FAILED', describe(err), { cause: err }));
+        return false;
+      })
+      .finally(() => {
+      if (this._authPromise === p) this._authPromise = null;
+    });
+    this._authPromise = p;
+    return p;
+  }
+
+  async _authenticate(signer, deadline) {
+    const sock = this.sock;
+    if (!sock || !this.isOpen) return false;
+    const fail = (err) => {
+      if (this.sock === sock) {
+        this._auth = 'failed';
+        this._failedChallenge = this._challenge;
+        this._setState('auth-required', err);
+      }
+      return false;
+    };
+    this._setState('authenticating');
+    let challenge = this._challenge;
+    if (challenge === undefined) {
+      const w = this.pool._clock.wait(deadline);
+      this._challengeWaits.add(w);
+      try {
+        challenge = await w.promise;
+      } finally {
+        this._challengeWaits.delete(w);
+      }
+      if (challenge === CLOSED) return false;
+      if (challenge === TIMEOUT) return fail(new NostrError('AUTH_FAILED', `${this.url} sent no AUTH challenge`));
+    }
+    const template = makeAuthEvent(this.url, challenge, this.pool._clock.nowSeconds());
+    let signed;
+    try {
+      signed = await signer.signEvent(template);
+    } catch (err) {
+      return fail(new NostrError('AUTH_FAILED', `the signer refused the AUTH event: ${describe(err)}`, { cause: err }));
+    }
+    if (this.sock !== sock) return false;
+    const w = this.waitOk(signed.id, deadline);
+    if (!this.send(encodeAuth(signed))) w.fire(LOST);
+    const r = await w.promise;
+    if (r === CLOSED || r === LOST) return false;
+    if (r === TIMEOUT) return fail(new NostrError('AUTH_FAILED', `${this.url} did not answer AUTH`));
+    if (!r.accepted) return fail(new NostrError('AUTH_FAILED', `${this.url} refused AUTH: ${r.message}`));
+    this._auth = 'authenticated';
+    this.authPubkey = signed.pubkey;
+    this._setState('open');
+    return true;
+  }
+
+  // --- Liveness.
+
+  _schedulePing() {
+    const ping = this.pool._opts.ping;
+    if (!ping) return;
+    const clock = this.pool._clock;
+    this._pingTimer = clock.set(() => {
+      this._pingTimer = null;
+      if (!this.isOpen) return;
+      const idle = clock.now() - this._lastRx;
+      if (idle >= ping.interval && !this._pongTimer) this._sendPing();
+      this._schedulePing();
+    }, ping.interval);
+  }
+
+  _sendPing() {
+    const clock = this.pool._clock;
+    const sock = this.sock;
+    this._pongTimer = clock.set(() => {
+      this._pongTimer = null;
+      if (this.sock === sock)
+        this._drop(new NostrError('RELAY_TIMEOUT', `${this.url}: no answer to ping within ${this.pool._opts.ping.timeout} ms`));
+    }, this.pool._opts.ping.timeout);
+    if (typeof sock.ping === 'function') {
+      try {
+        sock.ping();
+      } catch {
+        // a failing socket closes itself
+      }
+    } else {
+      // No ping frames in browsers: a REQ any relay answers at once (EOSE), closed when answered.
+      const id = `${PROBE_PREFIX}${++this._probe}`;
+      this.send(JSON.stringify(['REQ', id, { ids: [ZERO_ID], limit: 1 }]));
+    }
+  }
+
+  static isProbe(subId) {
+    return typeof subId === 'string' && subId.startsWith(PROBE_PREFIX);
+  }
+}
