@@ -24,3 +24,15 @@ foreach(variant core core-single)
 endforeach()
 target_link_options(core-single PRIVATE -sSINGLE_FILE=1)
 target_compile_options(nostr_core PRIVATE -O3)
+
+# Size where speed does not matter: protocol logic, relay frames, NIP-19 and the Embind glue are
+# JSON and string handling around the crypto, so they build with -Oz; the crypto, hashing, NIP-44,
+# NIP-13 mining and event serialization stay -O3 (TOOLCHAIN.md: -Oz costs the hash loops 8x).
+file(GLOB_RECURSE NOSTR_SIZE_SOURCES CONFIGURE_DEPENDS
+  ${CMAKE_SOURCE_DIR}/src/protocols/*.cpp
+  ${CMAKE_SOURCE_DIR}/src/relay/*.cpp)
+list(APPEND NOSTR_SIZE_SOURCES
+  ${CMAKE_SOURCE_DIR}/src/nips/nip19.cpp ${CMAKE_SOURCE_DIR}/src/nips/bech32.cpp
+  ${CMAKE_SOURCE_DIR}/src/nips/nip40.cpp ${CMAKE_SOURCE_DIR}/src/event/filter.cpp
+  ${NOSTR_BINDING_SOURCES})
+set_source_files_properties(${NOSTR_SIZE_SOURCES} PROPERTIES COMPILE_OPTIONS "-Oz")
