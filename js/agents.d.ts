@@ -93,6 +93,8 @@ export class Run implements AsyncIterable<AgentRunUpdate> {
   readonly agent: string;
   readonly session: string | null;
   readonly done: boolean;
+  /** Resolves true once a relay accepted the prompt, false when it was not sent (then `result` rejects). */
+  readonly sent: Promise<boolean>;
   /** Resolves with ai.response; rejects with AgentError (ai.error, CANCELLED) or NostrError (the prompt was not delivered). */
   readonly result: Promise<RunResult>;
   /** Publishes ai.cancel; true when one was sent (false after the terminal or a previous cancel). */

@@ -120,6 +120,11 @@ export class Run {
     return this._result;
   }
 
+  /** Resolves true once a relay accepted the prompt, false when it was not sent. */
+  get sent() {
+    return this._published;
+  }
+
   get done() {
     return this._done;
   }

@@ -71,6 +71,8 @@ export async function serveAgent({
   let stopped = false;
   const runs = new Map(); // prompt id -> { run, client, controller, chain, cancelled, finished }
   const seen = new Set(); // prompt ids already handled (bounded)
+  const admitting = new Set(); // prompts being decrypted and admitted (no run yet)
+  const early = new Map(); // prompt id -> an ai.cancel that arrived while its prompt was being admitted
 
   async function send(client, out) {
     const event = await sealEvent(signer, client, out);
@@ -99,6 +101,16 @@ export async function serveAgent({
     seen.add(prompt.id);
     if (seen.size > SEEN_CAP) seen.delete(seen.values().next().value);
     if (tagValue(prompt, 'p') !== agent) return; // another agent's prompt: not ours to answer
+    admitting.add(prompt.id);
+    try {
+      return await admitAndRun(prompt);
+    } finally {
+      admitting.delete(prompt.id);
+      early.delete(prompt.id);
+    }
+  }
+
+  async function admitAndRun(prompt) {
     const json = JSON.stringify(prompt);
     const screened = gate.screen(json, nowSeconds());
     if (screened === undefined) return;
@@ -113,7 +125,10 @@ export async function serveAgent({
     const admitted = gate.admit(json, plaintext);
     if (admitted === undefined) return;
     if (!admitted.ok) return refuse(prompt, admitted.code, admitted.message, admitted.retryAfter);
-    return runPrompt(prompt, admitted);
+    const whole = runPrompt(prompt, admitted);
+    const cancel = early.get(prompt.id);
+    if (cancel) onCancel(cancel).catch(report);
+    await whole;
   }
 
   async function runPrompt(prompt, admitted) {
@@ -205,6 +220,7 @@ export async function serveAgent({
   async function onCancel(cancel) {
     const promptId = rootOf(cancel);
     const state = runs.get(promptId);
+    if (!state && admitting.has(promptId) && !early.has(promptId)) early.set(promptId, cancel);
     if (!state || state.client !== cancel.pubkey || tagValue(cancel, 'p') !== agent) return;
     if (tagValue(cancel, 'encryption') !== 'nip44') return;
     let plaintext;

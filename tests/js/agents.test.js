@@ -187,6 +187,44 @@ describe('NIP-XX client and runtime over a real relay', () => {
     );
   });
 
+  it('a cancel that arrives while the prompt is still being admitted is honored', async () => {
+    const base = LocalSigner.generate();
+    // An agent whose decryption is slow (a remote signer, say): the cancel lands before the run exists.
+    const slow = {
+      getPublicKey: () => base.getPublicKey(),
+      signEvent: (t) => base.signEvent(t),
+      nip44Encrypt: (pk, pt) => base.nip44Encrypt(pk, pt),
+      nip44Decrypt: async (pk, ct) => {
+        await sleep(150);
+        return base.nip44Decrypt(pk, ct);
+      },
+    };
+    const agentPool = newPool();
+    const clientSigner = LocalSigner.generate();
+    let ran = false;
+    const agent = await serveAgent({
+      signer: slow,
+      pool: agentPool,
+      info: INFO,
+      async *handler(c) {
+        ran = true;
+        await waitAborted(c.signal, 1500).catch(() => {});
+        if (!c.signal.aborted) yield 'not cancelled';
+      },
+    });
+    try {
+      const run = prompt({ pool: newPool(), signer: clientSigner, agent: agent.pubkey, message: 'quick' });
+      assert.equal(await run.sent, true);
+      assert.equal(await run.cancel(), true);
+      await assert.rejects(run.result, (e) => e instanceof AgentError && e.code === 'CANCELLED' && e.eventId !== undefined);
+      assert.equal(ran, true);
+    } finally {
+      await agent.stop();
+      base.dispose();
+      clientSigner.dispose();
+    }
+  });
+
   it('an AbortSignal cancels the run', async () => {
     await withAgent(
       {
@@ -341,6 +379,96 @@ describe('NIP-XX client and runtime over a real relay', () => {
     } finally {
       signer.dispose();
     }
+  });
+
+  it('bad prompt payloads get PARSE_ERROR / INVALID_SCHEMA; an unadvertised tool UNSUPPORTED_FEATURE; turns SESSION_LIMIT', async () => {
+    let mode = 'tool';
+    await withAgent(
+      {
+        policy: { maxSessionTurns: 1 },
+        async *handler() {
+          if (mode === 'tool') yield { type: 'tool_call', name: 'rm_rf', phase: 'start' };
+          yield 'fine';
+        },
+      },
+      async ({ agent, ask, clientSigner, clientPool }) => {
+        // Raw prompts with broken content: the error arrives as ai.error on the prompt id.
+        const rawError = async (plaintext) => {
+          const ev = await clientSigner.signEvent({
+            kind: 25802,
+            tags: [['p', agent.pubkey], ['encryption', 'nip44']],
+            content: await clientSigner.nip44Encrypt(agent.pubkey, plaintext),
+            created_at: Math.floor(Date.now() / 1000),
+          });
+          const got = new Promise((resolve) => {
+            const sub = clientPool.subscribe({ kinds: [25805], '#e': [ev.id], authors: [agent.pubkey] }, {
+              onevent: async (e) => {
+                sub.close();
+                resolve(JSON.parse(await clientSigner.nip44Decrypt(e.pubkey, e.content)));
+              },
+              oneose: () => void clientPool.publish(ev),
+            });
+          });
+          return got;
+        };
+        assert.equal((await rawError('not json')).code, 'PARSE_ERROR');
+        assert.equal((await rawError('{"ver":1}')).code, 'INVALID_SCHEMA');
+        await assert.rejects(ask('use a tool', { session: 'session:a' }).result, { code: 'UNSUPPORTED_FEATURE' });
+        mode = 'text';
+        assert.equal((await ask('one turn', { session: 'session:b' }).result).text, 'fine');
+        await assert.rejects(ask('second turn', { session: 'session:b' }).result, { code: 'SESSION_LIMIT' });
+      },
+    );
+  });
+
+  it('stop() aborts running handlers and ends their runs with INTERNAL_ERROR; works with relays and a NIP-07 signer', async () => {
+    const agentSigner = LocalSigner.generate();
+    const inner = LocalSigner.generate();
+    // A NIP-07 extension backed by a local key.
+    const ext = {
+      getPublicKey: () => inner.getPublicKey(),
+      signEvent: (t) => inner.signEvent(t),
+      nip44: { encrypt: (pk, pt) => inner.nip44Encrypt(pk, pt), decrypt: (pk, ct) => inner.nip44Decrypt(pk, ct) },
+    };
+    let aborted = false;
+    let started;
+    const running = new Promise((r) => (started = r));
+    const agent = await serveAgent({
+      signer: agentSigner,
+      relays: [relay.url],
+      info: INFO,
+      async *handler(c) {
+        c.signal.addEventListener('abort', () => (aborted = true));
+        yield 'working';
+        started();
+        await new Promise((r) => setTimeout(r, 300)); // ignores the signal for a while
+      },
+    });
+    const p = newPool();
+    try {
+      const run = prompt({ pool: p, signer: new nostr.Nip07Signer(ext), agent: agent.pubkey, message: 'hello' });
+      await running;
+      assert.equal(agent.active, 1);
+      await agent.stop();
+      assert.equal(aborted, true);
+      await assert.rejects(run.result, { code: 'INTERNAL_ERROR' });
+      assert.equal(agent.active, 0);
+    } finally {
+      await agent.stop();
+      agentSigner.dispose();
+      inner.dispose();
+    }
+  });
+
+  it('a cancel before the prompt is sent ends the run locally, and nothing is published', async () => {
+    await withAgent({ async *handler() { yield 'x'; } }, async ({ ask, agent }) => {
+      const run = ask('never mind');
+      assert.equal(await run.cancel(), false);
+      await assert.rejects(run.result, (e) => e.code === 'CANCELLED' && e.eventId === undefined);
+      assert.equal(await run.sent, false);
+      await sleep(100);
+      assert.equal(agent.active, 0);
+    });
   });
 
   it('rejects bad arguments at once', async () => {
