@@ -141,7 +141,16 @@ export class Run {
       this._sub = await subscribeLive(
         this._pool,
         [{ kinds: RUN_KINDS, '#p': [this.client], '#e': [event.id], authors: [this.agent] }],
-        { relays: this._relays, onevent: (e) => this._enqueue(e) },
+        {
+          relays: this._relays,
+          onevent: (e) => this._enqueue(e),
+          // Ended by the pool or every relay (not by us: _finish closes it after the terminal).
+          onclose: (reasons) => {
+            const poolClosed = reasons.some((r) => r.relay === '' && r.reason === 'closed');
+            const why = reasons.map((r) => `${r.relay || 'pool'}: ${r.reason}${r.message ? ` (${r.message})` : ''}`).join('; ');
+            this._enqueueEnd(new NostrError(poolClosed ? 'POOL_CLOSED' : 'RELAY_CLOSED', `the run's subscription ended: ${why}`));
+          },
+        },
       );
       if (this._done) return false;
       if (this._cancelRequested) {
@@ -162,6 +171,11 @@ export class Run {
 
   _enqueue(event) {
     this._chain = this._chain.then(() => this._onEvent(event)).catch(() => {});
+  }
+
+  // After the events already received (a terminal among them wins).
+  _enqueueEnd(error) {
+    this._chain = this._chain.then(() => this._finish(null, error)).catch(() => {});
   }
 
   async _onEvent(event) {

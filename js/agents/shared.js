@@ -41,11 +41,11 @@ export async function sealEvent(signer, recipient, { kind, tags, plaintext }) {
 }
 
 /** Subscribes and resolves once the relays sent EOSE (or after maxWait ms), so live events are not missed. */
-export function subscribeLive(pool, filters, { relays, onevent, maxWait = 5000 }) {
+export function subscribeLive(pool, filters, { relays, onevent, onclose, maxWait = 5000 }) {
   return new Promise((resolve, reject) => {
     let sub;
     try {
-      sub = pool.subscribe(filters, { relays, onevent, oneose: () => queueMicrotask(() => resolve(sub)), maxWait });
+      sub = pool.subscribe(filters, { relays, onevent, onclose, oneose: () => queueMicrotask(() => resolve(sub)), maxWait });
     } catch (err) {
       reject(err);
       return;

@@ -471,6 +471,20 @@ describe('NIP-XX client and runtime over a real relay', () => {
     });
   });
 
+  it('a run whose pool closes ends with POOL_CLOSED instead of waiting forever', async () => {
+    const s = LocalSigner.generate();
+    const p = new RelayPool({ ...FAST, relays: [relay.url] });
+    try {
+      const run = prompt({ pool: p, signer: s, agent: LocalSigner.generate().publicKey, message: 'anyone?' });
+      assert.equal(await run.sent, true);
+      await p.close();
+      await assert.rejects(run.result, { code: 'POOL_CLOSED' });
+      assert.equal(run.done, true);
+    } finally {
+      s.dispose();
+    }
+  });
+
   it('rejects bad arguments at once', async () => {
     const s = LocalSigner.generate();
     const p = newPool();
