@@ -182,7 +182,7 @@ export async function serveAgent({
     };
     try {
       const it = handler(ctx);
-      if (it && typeof it[Symbol.asyncIterator] === 'function') {
+      if (it && typeof it === 'object' && (typeof it[Symbol.asyncIterator] === 'function' || typeof it[Symbol.iterator] === 'function')) {
         for await (const item of it) {
           if (state.cancelled || stopped) break;
           try {

@@ -287,6 +287,8 @@ describe('NIP-XX client and runtime over a real relay', () => {
         // A fallback the agent supports is used instead.
         await assert.rejects(ask('hi', { model: 'gpt-9', fallbackModels: ['m2'] }).result, { code: 'EMPTY_RESPONSE' });
         assert.equal(calls, 2);
+        await assert.rejects(ask('hi', { toolSchemaVersion: 2 }).result, { code: 'UNSUPPORTED_SCHEMA_VERSION' });
+        assert.equal(calls, 2);
       },
     );
   });
@@ -483,6 +485,16 @@ describe('NIP-XX client and runtime over a real relay', () => {
     } finally {
       s.dispose();
     }
+  });
+
+  it('a plain async handler returning a string answers too', async () => {
+    await withAgent({ handler: async ({ message }) => `you said ${message}` }, async ({ ask }) => {
+      const run = ask('ping');
+      const updates = [];
+      for await (const u of run) updates.push(u.type);
+      assert.deepEqual(updates, ['terminal']);
+      assert.equal((await run.result).text, 'you said ping');
+    });
   });
 
   it('rejects bad arguments at once', async () => {
