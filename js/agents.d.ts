@@ -127,7 +127,7 @@ export type HandlerYield =
   | { type: 'usage'; input_tokens: number; output_tokens: number };
 
 /** Strings are text deltas; the final ai.response carries their concatenation. Throw AgentError to choose the error code. */
-export type AgentHandler = (ctx: HandlerContext) => AsyncIterable<HandlerYield> | Promise<string | void>;
+export type AgentHandler = (ctx: HandlerContext) => AsyncIterable<HandlerYield> | Iterable<HandlerYield> | Promise<string | void>;
 
 export interface AgentPolicy {
   /** Only these senders (hex) are served; others get UNAUTHORIZED. */
