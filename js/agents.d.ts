@@ -1,0 +1,177 @@
+// NIP-XX AI Agent Messages over relays: the client (discover, prompt) and the agent runtime (serveAgent).
+import type { NostrError, NostrEvent } from './index.js';
+import type { AgentErrorCode } from './nipxx.js';
+import type { PoolAbortSignal, RelayPool } from './relay.js';
+import type { Signer } from './signer.js';
+
+/** ai.info content (kind 31340); unknown fields are kept. */
+export interface AgentInfo {
+  ver: 1;
+  encryption: string[];
+  tool_names: string[];
+  supports_streaming?: boolean;
+  supports_nip59?: boolean;
+  dvm_compatible?: boolean;
+  supported_models?: string[];
+  default_model?: string;
+  tool_schema_version?: number;
+  tool_schemas?: Record<string, { schema_version: number; description: string; requires_approval?: boolean; input_schema: object }>;
+  max_prompt_bytes?: number;
+  max_context_tokens?: number;
+  pricing_hints?: Record<string, unknown>;
+  [field: string]: unknown;
+}
+
+/** A protocol error from the agent (ai.error), or CANCELLED. Handlers may throw it to choose the code and a public message. */
+export class AgentError extends NostrError {
+  constructor(code: AgentErrorCode, message?: string, options?: { retryAfter?: number; details?: Record<string, unknown>; eventId?: string; cause?: unknown });
+  readonly code: AgentErrorCode;
+  /** Seconds, for transient failures (RATE_LIMIT...). */
+  readonly retryAfter?: number;
+  readonly details?: Record<string, unknown>;
+  /** The ai.error event id, when it came from the agent. */
+  readonly eventId?: string;
+}
+
+/**
+ * The agent's ai.info: the newest valid one by (created_at, id), remembered per pool; with none,
+ * the seed's defaults and `event: null`.
+ */
+export function discover(
+  pool: RelayPool,
+  agent: string,
+  options?: { relays?: string[]; maxWait?: number; signal?: PoolAbortSignal },
+): Promise<{ info: AgentInfo; event: NostrEvent | null }>;
+
+export type ThinkingLevel = 'low' | 'medium' | 'high' | 'max';
+export type CancelReason = 'user_cancel' | 'timeout' | 'policy';
+
+export interface PromptOptions {
+  pool: RelayPool;
+  /** Relays to use (default: the pool's). */
+  relays?: string[];
+  signer: Signer;
+  /** The agent's hex public key. */
+  agent: string;
+  message: string;
+  model?: string;
+  fallbackModels?: string[];
+  thinking?: ThinkingLevel;
+  provider?: string;
+  toolSchemaVersion?: number;
+  /** The `s` tag; omitted: the agent uses `sender:<client pubkey>`. */
+  session?: string;
+  /** Aborting it cancels the run (ai.cancel). */
+  signal?: PoolAbortSignal;
+  /** ms to wait for the agent's CANCELLED after ai.cancel before ending the run locally. Default 10 000. */
+  cancelTimeout?: number;
+}
+
+export interface RunResult {
+  /** The final text, from ai.response. */
+  text: string;
+  usage?: { input_tokens: number; output_tokens: number };
+  eventId: string;
+}
+
+export type AgentRunUpdate =
+  | { type: 'status'; state: 'thinking' | 'tool_use' | 'done'; progress?: number; info?: string }
+  /** `text`: the whole text so far, in seq order; `degraded` when a delta is missing. */
+  | { type: 'delta'; text: string; degraded: boolean; thinking?: string }
+  | { type: 'tool_call'; name?: string; phase?: 'start' | 'result'; arguments?: unknown; output?: unknown; success?: boolean; duration_ms?: number; text?: string }
+  /** An event of the run that breaks the rules (not applied). */
+  | { type: 'rejected'; code: AgentErrorCode; reason: string; eventId: string }
+  | ({ type: 'terminal'; ok: true } & RunResult)
+  | { type: 'terminal'; ok: false; error: AgentError | NostrError };
+
+/** One prompt and what the agent sends back. Iterating replays every update from the start and ends after the terminal. */
+export class Run implements AsyncIterable<AgentRunUpdate> {
+  /** The prompt event id (the run id), once signed. */
+  readonly id: string | null;
+  /** The client's public key, once known. */
+  readonly client: string | null;
+  readonly agent: string;
+  readonly session: string | null;
+  readonly done: boolean;
+  /** Resolves true once a relay accepted the prompt, false when it was not sent (then `result` rejects). */
+  readonly sent: Promise<boolean>;
+  /** Resolves with ai.response; rejects with AgentError (ai.error, CANCELLED) or NostrError (the prompt was not delivered). */
+  readonly result: Promise<RunResult>;
+  /** Publishes ai.cancel; true when one was sent (false after the terminal or a previous cancel). */
+  cancel(reason?: CancelReason): Promise<boolean>;
+  [Symbol.asyncIterator](): AsyncIterableIterator<AgentRunUpdate>;
+}
+
+/** Sends a prompt (after subscribing to its run) and returns the Run at once. */
+export function prompt(options: PromptOptions): Run;
+
+export interface HandlerContext {
+  message: string;
+  /** Negotiated: the requested model, a supported fallback, or default_model. */
+  model?: string;
+  thinking?: ThinkingLevel;
+  /** The `s` tag, or `sender:<client pubkey>`. */
+  session: string;
+  /** The client's public key. */
+  sender: string;
+  promptId: string;
+  /** Aborted when the client cancels (or the agent stops). At run time a real AbortSignal (pass it to fetch...). */
+  signal: PoolAbortSignal;
+}
+
+export type HandlerYield =
+  | string
+  | { type: 'status'; state: 'thinking' | 'tool_use' | 'done'; progress?: number; info?: string }
+  /** `name` must be in info.tool_names (else the run ends in UNSUPPORTED_FEATURE). */
+  | { type: 'tool_call'; name: string; phase: 'start' | 'result'; arguments?: object; output?: object; success?: boolean; duration_ms?: number }
+  | { type: 'usage'; input_tokens: number; output_tokens: number };
+
+/** Strings are text deltas; the final ai.response carries their concatenation. Throw AgentError to choose the error code. */
+export type AgentHandler = (ctx: HandlerContext) => AsyncIterable<HandlerYield> | Iterable<HandlerYield> | Promise<string | void>;
+
+export interface AgentPolicy {
+  /** Only these senders (hex) are served; others get UNAUTHORIZED. */
+  allow?: string[];
+  /** BLOCKED_SENDER. */
+  block?: string[];
+  /** Per-sender token bucket; over it: RATE_LIMIT with retry_after. 0/absent: unlimited. */
+  promptsPerMinute?: number;
+  /** Bucket size. Default 5. */
+  burst?: number;
+  /** Turns per (sender, session); over it: SESSION_LIMIT. */
+  maxSessionTurns?: number;
+  /** Senders and sessions tracked in memory. Default 10 000. */
+  maxTracked?: number;
+}
+
+export interface ServeAgentOptions {
+  signer: Signer;
+  /** A pool to use, or `relays` to open one (closed by stop()). */
+  pool?: RelayPool;
+  relays?: string[];
+  /** ai.info content (ver, encryption and tool_names are filled in). */
+  info?: Partial<AgentInfo>;
+  handler: AgentHandler;
+  policy?: AgentPolicy;
+  /** The ai.info `d` tag (keep it stable). Default 'agent-info'. */
+  d?: string;
+  /** Prompts older than this (seconds) are ignored. Default: 60 s before start. */
+  since?: number;
+  /** Failures the client is not told about in detail (handler errors, publish failures). */
+  onError?: (error: unknown) => void;
+  /** ms stop() waits for running handlers. Default 2000. */
+  stopTimeout?: number;
+}
+
+export interface ServedAgent {
+  readonly pubkey: string;
+  readonly info: AgentInfo;
+  readonly infoEvent: NostrEvent;
+  /** Runs in progress. */
+  readonly active: number;
+  /** Stops answering; running handlers are aborted and their runs end with INTERNAL_ERROR. */
+  stop(): Promise<void>;
+}
+
+/** Publishes ai.info, subscribes to prompts and cancels, and answers them with `handler`. Resolves once live. */
+export function serveAgent(options: ServeAgentOptions): Promise<ServedAgent>;

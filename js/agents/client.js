@@ -1,0 +1,310 @@
+// The NIP-XX client: discover an agent's capabilities, send a prompt, follow the run.
+// All I/O is here (relay pool, signer); ordering, dedupe, gaps and terminal selection are the
+// core's ClientRun.
+import { NostrError } from '../errors.js';
+import { isValidPublicKey } from '../keys.js';
+import { ClientRun, KINDS, validatePayload } from '../nipxx.js';
+import { AgentError } from './errors.js';
+import { defaultInfo, requireSigner, rootOf, sealEvent, subscribeLive, tagValue } from './shared.js';
+
+const RUN_KINDS = [KINDS.status, KINDS.delta, KINDS.response, KINDS.toolCall, KINDS.error];
+const infoCache = new WeakMap(); // pool -> Map(agent pubkey -> newest valid ai.info event)
+
+const newer = (a, b) => a.created_at > b.created_at || (a.created_at === b.created_at && a.id > b.id);
+
+function requireAgent(agent, what) {
+  if (typeof agent !== 'string' || !isValidPublicKey(agent))
+    throw new NostrError('INVALID_ARGUMENT', `${what}: agent must be a 64-hex public key`);
+}
+
+/**
+ * Reads the agent's ai.info (kind 31340). Keeps, per pool, the newest valid one by
+ * (created_at, id), so an older copy served later by some relay never replaces it. Resolves
+ * `{ info, event }`; with no valid ai.info anywhere: the seed's defaults and `event: null`.
+ */
+export async function discover(pool, agent, { relays, maxWait = 5000, signal } = {}) {
+  if (!pool || typeof pool.query !== 'function') throw new NostrError('INVALID_ARGUMENT', 'discover: pool is required');
+  requireAgent(agent, 'discover');
+  const events = await pool.query({ kinds: [KINDS.info], authors: [agent] }, { relays, maxWait, signal });
+  let cache = infoCache.get(pool);
+  if (!cache) infoCache.set(pool, (cache = new Map()));
+  let best = cache.get(agent) ?? null;
+  for (const e of events) {
+    if (e.pubkey !== agent || e.kind !== KINDS.info || !tagValue(e, 'd')) continue;
+    if (!validatePayload(KINDS.info, e.content).ok) continue;
+    if (best === null || newer(e, best)) best = e;
+  }
+  if (best === null) return { info: defaultInfo(), event: null };
+  cache.set(agent, best);
+  return { info: JSON.parse(best.content), event: best };
+}
+
+/** Sends a prompt to `agent` and returns its Run (see Run). Throws INVALID_ARGUMENT at once for bad options. */
+export function prompt(options) {
+  return new Run(options);
+}
+
+/**
+ * One prompt and what the agent sends back. Iterate it for updates (status, delta with the text
+ * so far, tool_call, rejected, then one terminal); `result` resolves `{ text, usage, eventId }`
+ * or rejects with an AgentError (ai.error, CANCELLED included) or a NostrError (the prompt
+ * could not be sent).
+ */
+export class Run {
+  constructor({
+    pool,
+    relays,
+    signer,
+    agent,
+    message,
+    model,
+    thinking,
+    session,
+    provider,
+    toolSchemaVersion,
+    fallbackModels,
+    signal,
+    cancelTimeout = 10_000,
+  } = {}) {
+    if (!pool || typeof pool.publish !== 'function') throw new NostrError('INVALID_ARGUMENT', 'prompt: pool is required');
+    requireSigner(signer, 'prompt');
+    requireAgent(agent, 'prompt');
+    if (typeof message !== 'string' || message.length === 0)
+      throw new NostrError('INVALID_ARGUMENT', 'prompt: message must be a non-empty string');
+    if (signal?.aborted) throw new NostrError('ABORTED', 'prompt: the signal is already aborted');
+    const payload = { ver: 1, message };
+    if (thinking !== undefined) payload.thinking = thinking;
+    if (provider !== undefined) payload.provider = provider;
+    if (model !== undefined) payload.model = model;
+    if (toolSchemaVersion !== undefined) payload.tool_schema_version = toolSchemaVersion;
+    if (fallbackModels !== undefined) payload.fallback_models = fallbackModels;
+    const verdict = validatePayload(KINDS.prompt, payload);
+    if (!verdict.ok) throw new NostrError('INVALID_ARGUMENT', `prompt: ${verdict.message}`);
+    if (session !== undefined && (typeof session !== 'string' || session.length === 0))
+      throw new NostrError('INVALID_ARGUMENT', 'prompt: session must be a non-empty string');
+
+    this.agent = agent;
+    /** The prompt event id (the run id), once signed. */
+    this.id = null;
+    /** The client's public key, once known. */
+    this.client = null;
+    this.session = session ?? null;
+
+    this._pool = pool;
+    this._relays = relays;
+    this._signer = signer;
+    this._cancelTimeout = cancelTimeout;
+    this._updates = [];
+    this._waiters = [];
+    this._done = false;
+    this._machine = null;
+    this._sub = null;
+    this._chain = Promise.resolve();
+    this._cancelRequested = false;
+    this._cancelTimer = null;
+    this._result = new Promise((resolve, reject) => {
+      this._resolve = resolve;
+      this._reject = reject;
+    });
+    this._result.catch(() => {}); // a caller who only iterates must not get an unhandled rejection
+    this._signal = signal;
+    if (signal) {
+      this._onAbort = () => void this.cancel('user_cancel');
+      signal.addEventListener('abort', this._onAbort, { once: true });
+    }
+    this._published = this._start(JSON.stringify(payload));
+  }
+
+  /** Promise of `{ text, usage, eventId }`; rejects with AgentError for ai.error. */
+  get result() {
+    return this._result;
+  }
+
+  /** Resolves true once a relay accepted the prompt, false when it was not sent. */
+  get sent() {
+    return this._published;
+  }
+
+  get done() {
+    return this._done;
+  }
+
+  async _start(plaintext) {
+    try {
+      this.client = await this._signer.getPublicKey();
+      const tags = [['p', this.agent], ['encryption', 'nip44']];
+      if (this.session) tags.push(['s', this.session]);
+      const event = await sealEvent(this._signer, this.agent, { kind: KINDS.prompt, tags, plaintext });
+      this.id = event.id;
+      this._machine = new ClientRun({ promptId: event.id, agentPubkey: this.agent, clientPubkey: this.client });
+      // Subscribe first: the run's events are ephemeral on ordinary relays.
+      this._sub = await subscribeLive(
+        this._pool,
+        [{ kinds: RUN_KINDS, '#p': [this.client], '#e': [event.id], authors: [this.agent] }],
+        {
+          relays: this._relays,
+          onevent: (e) => this._enqueue(e),
+          // Ended by the pool or every relay (not by us: _finish closes it after the terminal).
+          onclose: (reasons) => {
+            const poolClosed = reasons.some((r) => r.relay === '' && r.reason === 'closed');
+            const why = reasons.map((r) => `${r.relay || 'pool'}: ${r.reason}${r.message ? ` (${r.message})` : ''}`).join('; ');
+            this._enqueueEnd(new NostrError(poolClosed ? 'POOL_CLOSED' : 'RELAY_CLOSED', `the run's subscription ended: ${why}`));
+          },
+        },
+      );
+      if (this._done) return false;
+      if (this._cancelRequested) {
+        this._finish(null, new AgentError('CANCELLED', 'cancelled before the prompt was sent'));
+        return false;
+      }
+      const results = await this._pool.publish(event, { relays: this._relays });
+      if (!results.some((r) => r.status === 'accepted')) {
+        const why = results.map((r) => `${r.relay}: ${r.status}${r.message ? ` (${r.message})` : ''}`).join('; ');
+        throw new NostrError('RELAY_REJECTED', `no relay accepted the prompt: ${why}`);
+      }
+      return !this._done;
+    } catch (err) {
+      this._finish(null, err);
+      return false;
+    }
+  }
+
+  _enqueue(event) {
+    this._chain = this._chain.then(() => this._onEvent(event)).catch(() => {});
+  }
+
+  // After the events already received (a terminal among them wins).
+  _enqueueEnd(error) {
+    this._chain = this._chain.then(() => this._finish(null, error)).catch(() => {});
+  }
+
+  async _onEvent(event) {
+    if (this._done || rootOf(event) !== this.id) return;
+    let plaintext;
+    try {
+      plaintext = await this._signer.nip44Decrypt(event.pubkey, event.content);
+    } catch {
+      this._push({ type: 'rejected', code: 'PARSE_ERROR', reason: 'content does not decrypt (NIP-44)', eventId: event.id });
+      return;
+    }
+    if (this._done) return;
+    let u;
+    try {
+      u = this._machine.onEvent(event, plaintext);
+    } catch {
+      return;
+    }
+    switch (u.type) {
+      case 'status': {
+        const { state, progress, info } = u.status;
+        this._push({ type: 'status', state, ...(progress !== undefined && { progress }), ...(info !== undefined && { info }) });
+        break;
+      }
+      case 'delta':
+        this._push({
+          type: 'delta',
+          text: this._machine.text,
+          degraded: this._machine.degraded,
+          ...(u.thinking !== undefined && { thinking: u.thinking }),
+        });
+        break;
+      case 'tool_call': {
+        const { ver, ...call } = u.toolCall;
+        this._push({ type: 'tool_call', ...call });
+        break;
+      }
+      case 'rejected':
+        this._push({ type: 'rejected', code: u.code, reason: u.reason, eventId: event.id });
+        break;
+      case 'terminal':
+        this._finish(this._machine.terminal, null);
+        break;
+      default:
+        break;
+    }
+  }
+
+  _push(update) {
+    this._updates.push(update);
+    const waiters = this._waiters;
+    this._waiters = [];
+    for (const w of waiters) w();
+  }
+
+  _finish(terminal, error) {
+    if (this._done) return;
+    this._done = true;
+    if (this._cancelTimer !== null) clearTimeout(this._cancelTimer);
+    this._cancelTimer = null;
+    if (this._signal) this._signal.removeEventListener('abort', this._onAbort);
+    if (this._sub && !this._sub.closed) this._sub.close();
+    if (terminal?.response) {
+      const { text, usage } = terminal.response;
+      const value = { text, eventId: terminal.eventId, ...(usage && { usage }) };
+      this._push({ type: 'terminal', ok: true, ...value });
+      this._resolve(value);
+    } else {
+      let err = error;
+      if (terminal?.error) {
+        const { code, message, retry_after: retryAfter, details } = terminal.error;
+        err = new AgentError(code, message, { retryAfter, details, eventId: terminal.eventId });
+      }
+      this._push({ type: 'terminal', ok: false, error: err });
+      this._reject(err);
+    }
+    if (this._machine) this._machine.dispose();
+    this._machine = null;
+  }
+
+  /**
+   * Publishes ai.cancel (reason: user_cancel, timeout or policy). The run then ends with the
+   * agent's CANCELLED (or its response, if that came first). Without an answer within
+   * `cancelTimeout` ms the run ends locally with CANCELLED. Resolves true when a cancel was sent.
+   */
+  async cancel(reason = 'user_cancel') {
+    if (this._done || this._cancelRequested) return false;
+    const plaintext = JSON.stringify({ ver: 1, reason });
+    const verdict = validatePayload(KINDS.cancel, plaintext);
+    if (!verdict.ok) throw new NostrError('INVALID_ARGUMENT', `cancel: ${verdict.message}`);
+    this._cancelRequested = true;
+    if (!(await this._published) || this._done) return false;
+    const tags = [['p', this.agent], ['e', this.id, '', 'root'], ['encryption', 'nip44']];
+    if (this.session) tags.push(['s', this.session]);
+    try {
+      const event = await sealEvent(this._signer, this.agent, { kind: KINDS.cancel, tags, plaintext });
+      if (this._done) return false;
+      this._cancelTimer = setTimeout(() => {
+        this._cancelTimer = null;
+        this._finish(null, new AgentError('CANCELLED', 'cancelled; the agent did not confirm'));
+      }, this._cancelTimeout);
+      await this._pool.publish(event, { relays: this._relays });
+      return true;
+    } catch (err) {
+      this._finish(null, new AgentError('CANCELLED', 'cancelled; the cancel could not be sent', { cause: err }));
+      return false;
+    }
+  }
+
+  [Symbol.asyncIterator]() {
+    let i = 0;
+    let closed = false;
+    const next = async () => {
+      for (;;) {
+        if (closed) return { value: undefined, done: true };
+        if (i < this._updates.length) return { value: this._updates[i++], done: false };
+        if (this._done) return { value: undefined, done: true };
+        await new Promise((r) => this._waiters.push(r));
+      }
+    };
+    return {
+      next,
+      return: async () => {
+        closed = true;
+        return { value: undefined, done: true };
+      },
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+    };
+  }
+}

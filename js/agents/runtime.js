@@ -1,0 +1,293 @@
+// The NIP-XX agent runtime: publishes ai.info, answers prompts with an async-generator handler.
+// All I/O is here (relay pool, signer); admission (allow/block lists, rate limit, schema,
+// negotiation) is the core's NipxxAdmission, and every outgoing event comes from the core's
+// AgentRun (seq from 0, exactly one terminal, cancel once).
+import { core } from '../core.js';
+import { NostrError } from '../errors.js';
+import { AgentRun, ERROR_CODES, KINDS, validatePayload } from '../nipxx.js';
+import { AgentError } from './errors.js';
+import { defaultInfo, nowSeconds, poolFrom, requireSigner, rootOf, sealEvent, subscribeLive, tagValue } from './shared.js';
+
+const SEEN_CAP = 10_000;
+const GENERIC_FAILURE = 'the agent failed while answering';
+
+function policyForCore(policy) {
+  const out = {};
+  const list = (name) => {
+    const v = policy[name];
+    if (v === undefined || v === null) return;
+    if (!Array.isArray(v) || v.some((x) => typeof x !== 'string'))
+      throw new NostrError('INVALID_ARGUMENT', `serveAgent: policy.${name} must be an array of hex public keys`);
+    out[name] = v.map((x) => x.toLowerCase());
+  };
+  list('allow');
+  list('block');
+  for (const name of ['promptsPerMinute', 'burst', 'maxSessionTurns', 'maxTracked']) {
+    const v = policy[name];
+    if (v === undefined) continue;
+    if (typeof v !== 'number' || !(v >= 0)) throw new NostrError('INVALID_ARGUMENT', `serveAgent: policy.${name} must be a number >= 0`);
+    out[name] = v;
+  }
+  return out;
+}
+
+/**
+ * Serves an agent. Resolves (once ai.info is published and the prompt subscription is live) to
+ * `{ pubkey, info, infoEvent, stop() }`. See js/agents.d.ts for the handler contract.
+ */
+export async function serveAgent({
+  signer,
+  pool: givenPool,
+  relays,
+  info = {},
+  handler,
+  policy = {},
+  d = 'agent-info',
+  since,
+  onError,
+  stopTimeout = 2000,
+} = {}) {
+  requireSigner(signer, 'serveAgent');
+  if (typeof handler !== 'function') throw new NostrError('INVALID_ARGUMENT', 'serveAgent: handler must be an async generator function');
+  if (typeof d !== 'string' || d.length === 0) throw new NostrError('INVALID_ARGUMENT', 'serveAgent: d must be a non-empty string');
+  const infoPayload = { ...defaultInfo(), ...info, ver: 1 };
+  const infoJson = JSON.stringify(infoPayload);
+  const verdict = validatePayload(KINDS.info, infoJson);
+  if (!verdict.ok) throw new NostrError('INVALID_ARGUMENT', `serveAgent: info: ${verdict.message}`);
+  const corePolicy = policyForCore(policy);
+  const { pool, owned } = poolFrom({ pool: givenPool, relays }, 'serveAgent');
+  const report = (err) => {
+    if (onError) {
+      try {
+        onError(err);
+      } catch {
+        // the operator's logger must not break the runtime
+      }
+    }
+  };
+
+  let gate = null;
+  let sub = null;
+  let stopped = false;
+  const runs = new Map(); // prompt id -> { run, client, controller, chain, cancelled, finished }
+  const seen = new Set(); // prompt ids already handled (bounded)
+  const admitting = new Set(); // prompts being decrypted and admitted (no run yet)
+  const early = new Map(); // prompt id -> an ai.cancel that arrived while its prompt was being admitted
+
+  async function send(client, out) {
+    const event = await sealEvent(signer, client, out);
+    const results = await pool.publish(event, { relays });
+    if (!results.some((r) => r.status === 'accepted'))
+      report(new NostrError('RELAY_REJECTED', `no relay accepted kind ${out.kind} for run ${tagValue(event, 'e')}`));
+  }
+
+  function emit(state, out) {
+    state.chain = state.chain.then(() => send(state.client, out)).catch(report);
+    return state.chain;
+  }
+
+  // Answers a prompt that never became a run (admission, decryption) with one ai.error.
+  async function refuse(prompt, code, message, retryAfter) {
+    const run = new AgentRun({ promptId: prompt.id, clientPubkey: prompt.pubkey, session: tagValue(prompt, 's') ?? '', info: infoPayload });
+    try {
+      await send(prompt.pubkey, run.fail(code, message, { retryAfter: retryAfter ?? 0 }));
+    } finally {
+      run.dispose();
+    }
+  }
+
+  async function onPrompt(prompt) {
+    if (stopped || seen.has(prompt.id)) return;
+    seen.add(prompt.id);
+    if (seen.size > SEEN_CAP) seen.delete(seen.values().next().value);
+    if (tagValue(prompt, 'p') !== agent) return; // another agent's prompt: not ours to answer
+    admitting.add(prompt.id);
+    try {
+      return await admitAndRun(prompt);
+    } finally {
+      admitting.delete(prompt.id);
+      early.delete(prompt.id);
+    }
+  }
+
+  async function admitAndRun(prompt) {
+    const json = JSON.stringify(prompt);
+    const screened = gate.screen(json, nowSeconds());
+    if (screened === undefined) return;
+    if (!screened.ok) return refuse(prompt, screened.code, screened.message, screened.retryAfter);
+    let plaintext;
+    try {
+      plaintext = await signer.nip44Decrypt(prompt.pubkey, prompt.content);
+    } catch {
+      return refuse(prompt, 'PARSE_ERROR', 'content does not decrypt (NIP-44)');
+    }
+    if (stopped) return;
+    const admitted = gate.admit(json, plaintext);
+    if (admitted === undefined) return;
+    if (!admitted.ok) return refuse(prompt, admitted.code, admitted.message, admitted.retryAfter);
+    const whole = runPrompt(prompt, admitted);
+    const cancel = early.get(prompt.id);
+    if (cancel) onCancel(cancel).catch(report);
+    await whole;
+  }
+
+  async function runPrompt(prompt, admitted) {
+    const run = new AgentRun({ promptId: prompt.id, clientPubkey: prompt.pubkey, session: tagValue(prompt, 's') ?? '', info: infoPayload });
+    const state = { run, client: prompt.pubkey, controller: new AbortController(), chain: Promise.resolve(), cancelled: false };
+    runs.set(prompt.id, state);
+    state.whole = (async () => {
+      try {
+        await drive(state, prompt, admitted);
+        await state.chain;
+      } finally {
+        runs.delete(prompt.id);
+        run.dispose();
+      }
+    })();
+    return state.whole;
+  }
+
+  async function drive(state, prompt, admitted) {
+    const { run } = state;
+    const ctx = {
+      message: admitted.message,
+      model: admitted.model,
+      thinking: admitted.thinking,
+      session: admitted.session,
+      sender: prompt.pubkey,
+      promptId: prompt.id,
+      signal: state.controller.signal,
+    };
+    let text = '';
+    let usage;
+    let handlerError = null;
+    let protocolError = null;
+    const apply = async (item) => {
+      if (typeof item === 'string') {
+        if (item.length === 0) return;
+        text += item;
+        await emit(state, run.delta(item));
+      } else if (item && item.type === 'status') {
+        await emit(state, run.status(item.state, { progress: item.progress, info: item.info }));
+      } else if (item && item.type === 'tool_call') {
+        const call = { name: item.name, phase: item.phase };
+        for (const k of ['arguments', 'output', 'success', 'duration_ms'])
+          if (item[k] !== undefined) call[k] = item[k];
+        await emit(state, run.toolCall(call));
+      } else if (item && item.type === 'usage') {
+        usage = { input_tokens: item.input_tokens, output_tokens: item.output_tokens };
+      } else {
+        throw new NostrError('INVALID_ARGUMENT', 'handler yielded something that is not a string, status, tool_call or usage');
+      }
+    };
+    try {
+      const it = handler(ctx);
+      if (it && typeof it === 'object' && (typeof it[Symbol.asyncIterator] === 'function' || typeof it[Symbol.iterator] === 'function')) {
+        for await (const item of it) {
+          if (state.cancelled || stopped) break;
+          try {
+            await apply(item);
+          } catch (err) {
+            protocolError = err;
+            break;
+          }
+        }
+      } else {
+        const value = await it; // a plain async function returning the text
+        if (typeof value === 'string' && !state.cancelled && !stopped) text = value;
+      }
+    } catch (err) {
+      handlerError = err;
+    }
+    if (state.cancelled || run.finished) return; // CANCELLED already sent
+    if (stopped) {
+      emit(state, run.fail('INTERNAL_ERROR', 'the agent stopped'));
+    } else if (protocolError) {
+      const code = ERROR_CODES.includes(protocolError.code) ? protocolError.code : 'INTERNAL_ERROR';
+      report(protocolError);
+      emit(state, run.fail(code, code === 'INTERNAL_ERROR' ? GENERIC_FAILURE : protocolError.message.replace(/^[A-Z_]+: /, '')));
+    } else if (handlerError) {
+      report(handlerError);
+      // Only an AgentError's message is meant for the client; anything else stays private.
+      const chosen = handlerError instanceof AgentError && ERROR_CODES.includes(handlerError.code) && handlerError.code !== 'CANCELLED';
+      if (chosen) emit(state, run.fail(handlerError.code, handlerError.message, { retryAfter: handlerError.retryAfter ?? 0 }));
+      else emit(state, run.fail('INTERNAL_ERROR', GENERIC_FAILURE));
+    } else {
+      emit(state, run.respond(text, usage)); // no text and no delta: EMPTY_RESPONSE (core)
+    }
+  }
+
+  async function onCancel(cancel) {
+    const promptId = rootOf(cancel);
+    const state = runs.get(promptId);
+    if (!state && admitting.has(promptId) && !early.has(promptId)) early.set(promptId, cancel);
+    if (!state || state.client !== cancel.pubkey || tagValue(cancel, 'p') !== agent) return;
+    if (tagValue(cancel, 'encryption') !== 'nip44') return;
+    let plaintext;
+    try {
+      plaintext = await signer.nip44Decrypt(cancel.pubkey, cancel.content);
+    } catch {
+      return;
+    }
+    if (!validatePayload(KINDS.cancel, plaintext).ok || runs.get(promptId) !== state) return;
+    const out = state.run.cancel(); // null when already cancelled or finished: nothing more to send
+    if (!out) return;
+    state.cancelled = true;
+    state.controller.abort(new AgentError('CANCELLED', JSON.parse(plaintext).reason));
+    emit(state, out);
+  }
+
+  let agent;
+  try {
+    agent = await signer.getPublicKey();
+    gate = new (core().NipxxAdmission)(agent, infoJson, corePolicy);
+    const infoEvent = await signer.signEvent({ kind: KINDS.info, tags: [['d', d]], content: infoJson, created_at: nowSeconds() });
+    const published = await pool.publish(infoEvent, { relays });
+    if (!published.some((r) => r.status === 'accepted')) report(new NostrError('RELAY_REJECTED', 'no relay accepted ai.info'));
+    const from = since ?? nowSeconds() - 60;
+    sub = await subscribeLive(
+      pool,
+      [
+        { kinds: [KINDS.prompt], '#p': [agent], since: from },
+        { kinds: [KINDS.cancel], '#p': [agent], since: from },
+      ],
+      {
+        relays,
+        onevent: (e) => {
+          const work = e.kind === KINDS.prompt ? onPrompt(e) : e.kind === KINDS.cancel ? onCancel(e) : null;
+          if (work) work.catch(report);
+        },
+      },
+    );
+
+    return {
+      pubkey: agent,
+      info: infoPayload,
+      infoEvent,
+      /** Runs in progress. */
+      get active() {
+        return runs.size;
+      },
+      /** Stops answering: aborts running handlers (their runs end with INTERNAL_ERROR), closes what it opened. */
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        if (sub && !sub.closed) sub.close();
+        const running = [...runs.values()];
+        for (const st of running) st.controller.abort(new NostrError('ABORTED', 'the agent stopped'));
+        let timer;
+        const settled = Promise.all(running.map((st) => st.whole.catch(() => {})));
+        await Promise.race([settled, new Promise((r) => (timer = setTimeout(r, stopTimeout)))]);
+        clearTimeout(timer);
+        gate.delete();
+        if (owned) await pool.close();
+      },
+    };
+  } catch (err) {
+    stopped = true;
+    if (sub && !sub.closed) sub.close();
+    if (gate) gate.delete();
+    if (owned) await pool.close();
+    throw err;
+  }
+}

@@ -1,0 +1,49 @@
+// Type-checked (never run) use of the NIP-XX client and agent runtime.
+import * as nostr from 'nostr-agents';
+import { AgentError, RelayPool, LocalSigner, discover, prompt, serveAgent, type AgentRunUpdate, type HandlerContext } from 'nostr-agents';
+
+async function main(): Promise<void> {
+  await nostr.init();
+  const pool = new RelayPool({ relays: ['wss://relay.example.com'] });
+  const agentSigner = LocalSigner.generate();
+  const agent = await serveAgent({
+    signer: agentSigner,
+    pool,
+    info: { supported_models: ['m1'], default_model: 'm1', tool_names: ['calc'] },
+    policy: { allow: ['a'.repeat(64)], promptsPerMinute: 10, burst: 2 },
+    onError: (e: unknown) => console.error(e),
+    async *handler(ctx: HandlerContext) {
+      yield { type: 'status', state: 'thinking', progress: 5 };
+      yield { type: 'tool_call', name: 'calc', phase: 'start', arguments: { expr: '1+1' } };
+      if (ctx.signal.aborted) return;
+      yield `echo: ${ctx.message} (${ctx.model ?? 'default'}, ${ctx.session})`;
+      yield { type: 'usage', input_tokens: 1, output_tokens: 2 };
+    },
+  });
+  const pk: string = agent.pubkey;
+  const { info, event } = await discover(pool, pk);
+  const models: string[] | undefined = info.supported_models;
+  const id: string | undefined = event?.id;
+
+  const ac = new AbortController();
+  const run = prompt({ pool, signer: new nostr.Nip07Signer(), agent: pk, message: 'hi', thinking: 'low', signal: ac.signal });
+  for await (const u of run) {
+    const update: AgentRunUpdate = u;
+    if (update.type === 'delta') console.log(update.text, update.degraded);
+    else if (update.type === 'status') console.log(update.state, update.progress);
+    else if (update.type === 'tool_call') console.log(update.name, update.phase);
+    else if (update.type === 'terminal' && update.ok) console.log(update.text, update.usage?.output_tokens);
+    else if (update.type === 'terminal') console.log(update.error.code);
+  }
+  const sent: boolean = await run.cancel('user_cancel');
+  try {
+    const { text, usage } = await run.result;
+    console.log(text, usage?.input_tokens, run.id, sent, models, id);
+  } catch (err) {
+    if (err instanceof AgentError) console.log(err.code, err.message, err.retryAfter, err.details);
+  }
+  await agent.stop();
+  await pool.close();
+}
+
+void main;
