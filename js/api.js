@@ -21,4 +21,5 @@ export * as nip13 from './nip13.js';
 export * as nip40 from './nip40.js';
 export * from './signer.js';
 export * as nipxx from './nipxx.js';
+export * as agx from './agx/index.js';
 export * from './relay/index.js';

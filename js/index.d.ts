@@ -61,4 +61,5 @@ export * as nip13 from './nip13.js';
 export * as nip40 from './nip40.js';
 export * from './signer.js';
 export * as nipxx from './nipxx.js';
+export * as agx from './agx.js';
 export * from './relay.js';
