@@ -312,6 +312,26 @@ describe('createAgxAgent over a dev relay with the AGX policy', () => {
     assert.equal(calls[1].payload.amount, 7);
   });
 
+  it('a forged result from another sender is dropped; the request stays open for the real one', async () => {
+    let taskId = null;
+    let release;
+    const gate = new Promise((r) => (release = r));
+    const bob = peer({ acceptAll: true, handlers: { 'slow.op': async (_p, ctx) => ((taskId = ctx.taskId), await gate, 'genuine') } });
+    const alice = peer({ acceptAll: true });
+    const mallory = peer({ acceptAll: true });
+    await Promise.all([bob.agent.serve(), alice.agent.serve()]);
+    const pending = alice.agent.request(bob.signer.publicKey, 'slow.op', null, { timeout: 10000 });
+    await until(() => taskId !== null);
+    const forged = agx.createTaskResultRumor({ taskId, status: 'completed', output: 'forged' }, mallory.signer.publicKey, alice.signer.publicKey).rumor;
+    const fw = await agx.wrapRumor(forged, mallory.signer, alice.signer.publicKey);
+    assert.equal((await mallory.pool.publish(fw))[0].status, 'accepted');
+    await sleep(300);
+    assert.equal(alice.agent.pendingCount, 1);
+    assert.equal(alice.messages.length, 0); // dropped, not delivered
+    release();
+    assert.equal(await pending, 'genuine');
+  });
+
   it('warns once when nothing is configured, and denies', async () => {
     const carol = peer({ handlers: { 'a.b': () => 1 } });
     const dave = peer({ acceptAll: true });
