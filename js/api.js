@@ -22,4 +22,5 @@ export * as nip40 from './nip40.js';
 export * from './signer.js';
 export * as nipxx from './nipxx.js';
 export { AgentError, discover, prompt, Run, serveAgent } from './agents/index.js';
+export * as agx from './agx/index.js';
 export * from './relay/index.js';

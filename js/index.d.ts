@@ -62,4 +62,5 @@ export * as nip40 from './nip40.js';
 export * from './signer.js';
 export * as nipxx from './nipxx.js';
 export * from './agents.js';
+export * as agx from './agx.js';
 export * from './relay.js';

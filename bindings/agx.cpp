@@ -1,0 +1,529 @@
+// AGX glue (src/protocols/agx): rumors, the mined wrap, unwrap with every check, capability
+// matching, the routing/authorization state and the replay guard. Events and results cross as
+// JSON text; secrets only through a key handle (bindings/keys.cpp) or the secret slot; randomness
+// comes from JS in one crypto.getRandomValues call per operation.
+#include <emscripten/bind.h>
+
+#include <cmath>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "event/event_json.hpp"
+#include "event/event_reader.hpp"
+#include "keys.hpp"
+#include "nips/nip44.hpp"
+#include "nips/nip59.hpp"
+#include "protocols/agx/authorization.hpp"
+#include "protocols/agx/capability.hpp"
+#include "protocols/agx/message.hpp"
+#include "protocols/agx/pending.hpp"
+#include "protocols/agx/route.hpp"
+#include "protocols/agx/seen_store.hpp"
+#include "protocols/agx/unwrap.hpp"
+#include "protocols/agx/wrap.hpp"
+#include "support.hpp"
+#include "util/hex.hpp"
+
+namespace nostr::bindings {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::size_t kWrapRandom = 176;  // as js/nip59.js: 5 x 32 + 2 x 8
+
+std::uint64_t read_u64(const std::uint8_t* p) {
+  std::uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+
+bool read_now(double now, std::int64_t& out) {
+  if (!std::isfinite(now) || now < 0 || now > 9007199254740991.0 || std::floor(now) != now) return false;
+  out = static_cast<std::int64_t>(now);
+  return true;
+}
+
+error bad_now() { return make_error(errc::invalid_argument, "now must be a non-negative integer (seconds)"); }
+error bad_random() { return make_error(errc::invalid_argument, "random bytes have the wrong length"); }
+error disposed() { return make_error(errc::invalid_argument, "signer was disposed"); }
+
+bool read_wrap_randomness(const std::string& in, nip59::wrap_randomness& rnd) {
+  if (in.size() != kWrapRandom) return false;
+  const auto* p = as_bytes(in);
+  std::memcpy(rnd.wrap_secret.data(), p, 32);
+  std::memcpy(rnd.seal_nonce.data(), p + 32, 32);
+  std::memcpy(rnd.wrap_nonce.data(), p + 64, 32);
+  std::memcpy(rnd.seal_aux.data(), p + 96, 32);
+  std::memcpy(rnd.wrap_aux.data(), p + 128, 32);
+  rnd.seal_tweak = read_u64(p + 160);
+  rnd.wrap_tweak = read_u64(p + 168);
+  while (!crypto::secret_key_valid(rnd.wrap_secret)) rnd.wrap_secret = random32();
+  return true;
+}
+
+bool read_pubkey(const std::string& hex_text, bytes32& out) {
+  return hex::is_lower_hex(hex_text, 32) && hex::decode_to(hex_text, out.data(), 32);
+}
+
+std::string fresh_id() {
+  std::uint8_t r[16];
+  random_fill(r, sizeof r);
+  return agx::new_id(r);
+}
+
+std::optional<std::string> opt(bool present, const std::string& s) {
+  return present ? std::optional<std::string>(s) : std::nullopt;
+}
+
+json raw_json(const std::optional<std::string>& text) {
+  if (!text) return nullptr;
+  auto j = parse_json(*text);
+  return j.is_discarded() ? json(nullptr) : j;
+}
+
+// --- rumors (the author is a pubkey; ids come from the CSPRNG)
+
+val message_rumor(const std::string& text, const std::string& author, const std::string& recipient, double now_s,
+                  bool has_subject, const std::string& subject, int auto_depth, const std::string& content_type) {
+  std::int64_t now;
+  if (!read_now(now_s, now)) return fail(bad_now());
+  agx::message_fields f;
+  f.text = text;
+  f.message_id = fresh_id();
+  f.context_id = fresh_id();
+  if (!content_type.empty()) f.content_type = content_type;
+  f.subject = opt(has_subject, subject);
+  f.auto_depth = auto_depth;
+  auto r = agx::message_rumor(f, author, recipient, now);
+  if (!r) return fail(r.err());
+  return val(nip59::rumor_to_json(*r));
+}
+
+val task_request_rumor(const std::string& task_id, const std::string& capability, bool has_payload,
+                       const std::string& payload_json, const std::string& author, const std::string& recipient,
+                       double now_s, int auto_depth) {
+  std::int64_t now;
+  if (!read_now(now_s, now)) return fail(bad_now());
+  agx::task_request_fields f;
+  f.task_id = task_id;
+  f.capability = capability;
+  f.payload_json = opt(has_payload, payload_json);
+  f.message_id = fresh_id();
+  f.auto_depth = auto_depth;
+  auto r = agx::task_request_rumor(f, author, recipient, now);
+  if (!r) return fail(r.err());
+  return val(nip59::rumor_to_json(*r));
+}
+
+// status "completed" (output_json optional) or "failed" (public error text optional: "handler
+// failed" otherwise). Returns {"rumor":{..},"replacedTooLarge":bool} as JSON.
+val task_result_rumor(const std::string& task_id, const std::string& status, bool has_output,
+                      const std::string& output_json, bool has_error, const std::string& error_text,
+                      const std::string& author, const std::string& recipient, double now_s) {
+  std::int64_t now;
+  if (!read_now(now_s, now)) return fail(bad_now());
+  agx::task_result r;
+  if (status == "completed") {
+    r = agx::completed_result(opt(has_output, output_json));
+  } else if (status == "failed") {
+    r = agx::failed_result(has_error ? std::optional<std::string_view>(error_text) : std::nullopt);
+  } else {
+    return fail(make_error(errc::invalid_argument, "status must be completed or failed"));
+  }
+  auto out = agx::task_result_rumor(task_id, r, fresh_id(), author, recipient, now);
+  if (!out) return fail(out.err());
+  json j;
+  j["rumor"] = parse_json(nip59::rumor_to_json(out->rumor));
+  j["replacedTooLarge"] = out->replaced_too_large;
+  return val(j.dump());
+}
+
+val receipt_rumor(const std::string& ref_rumor_id, const std::string& context_id, const std::string& author,
+                  const std::string& recipient, double now_s) {
+  std::int64_t now;
+  if (!read_now(now_s, now)) return fail(bad_now());
+  auto r = agx::receipt_rumor(ref_rumor_id, context_id, agx::receipt_status::delivered, author, recipient, now);
+  if (!r) return fail(r.err());
+  return val(nip59::rumor_to_json(*r));
+}
+
+// --- the wrap, mined in bounded slices
+
+// seal_and_start's rumor checks, for the handle path (which seals with the handle's cached
+// conversation key instead of a raw secret).
+result<void> check_agx_rumor(const event& rumor, const std::string& recipient) {
+  if (rumor.kind != agx::kMessageKind && rumor.kind != agx::kReceiptKind)
+    return make_error(errc::invalid_argument, "AGX wraps only message (3838) and receipt (3839) rumors");
+  std::size_t p_tags = 0;
+  bool names_recipient = false;
+  for (const auto& t : rumor.tags) {
+    if (t.empty() || t[0] != "p") continue;
+    ++p_tags;
+    names_recipient = t.size() >= 2 && t[1] == recipient;
+  }
+  if (p_tags != 1 || !names_recipient)
+    return make_error(errc::invalid_argument, "the rumor must carry exactly one p tag, the recipient");
+  return {};
+}
+
+class wrap_job {
+ public:
+  wrap_job() = default;
+
+  // Seals with a LocalSigner handle (must be the rumor's author) and prepares the wrap.
+  val start_with_handle(int handle, const std::string& rumor_json, const std::string& recipient, double now_s,
+                        const std::string& random) {
+    miner_.reset();
+    const auto* author = key_for_handle(handle);
+    if (!author) return fail(disposed());
+    std::int64_t now;
+    if (!read_now(now_s, now)) return fail(bad_now());
+    nip59::wrap_randomness rnd;
+    if (!read_wrap_randomness(random, rnd)) return fail(bad_random());
+    auto rumor = nip59::parse_rumor(rumor_json);
+    if (!rumor) return fail(rumor.err());
+    if (rumor->pubkey != hex::encode(author->public_key()))
+      return fail(make_error(errc::invalid_argument, "the rumor's author is not this signer"));
+    auto ok = check_agx_rumor(*rumor, recipient);
+    if (!ok) return fail(ok.err());
+    bytes32 rcpt{};
+    if (!read_pubkey(recipient, rcpt))
+      return fail(make_error(errc::invalid_public_key, "recipient must be 64 lowercase hex characters"));
+    auto ck = conversation_key_for_handle(handle, rcpt);
+    if (!ck) return fail(ck.err());
+    auto seal = nip59::create_seal(*rumor, *author, **ck, rnd.seal_nonce, rnd.seal_aux,
+                                   agx::backdated(now, rnd.seal_tweak));
+    if (!seal) return fail(seal.err());
+    auto m = agx::wrap_miner::start(*seal, recipient, now, rnd);
+    if (!m) return fail(m.err());
+    miner_.emplace(std::move(*m));
+    return val(true);
+  }
+
+  // The author's secret key is in the secret slot (taken first).
+  val start_with_secret(const std::string& rumor_json, const std::string& recipient, double now_s,
+                        const std::string& random) {
+    secret32 sk = take_secret();
+    miner_.reset();
+    std::int64_t now;
+    if (!read_now(now_s, now)) return fail(bad_now());
+    nip59::wrap_randomness rnd;
+    if (!read_wrap_randomness(random, rnd)) return fail(bad_random());
+    auto rumor = nip59::parse_rumor(rumor_json);
+    if (!rumor) return fail(rumor.err());
+    auto m = agx::seal_and_start(*rumor, sk.b, recipient, now, rnd);
+    if (!m) return fail(m.err());
+    miner_.emplace(std::move(*m));
+    return val(true);
+  }
+
+  // Up to `iterations` more nonces: true once found.
+  val step(double iterations) {
+    if (!miner_) return fail(make_error(errc::invalid_argument, "wrap not started"));
+    if (!std::isfinite(iterations) || iterations < 1) iterations = 1;
+    auto r = miner_->step(static_cast<std::uint64_t>(iterations));
+    if (!r) return fail(r.err());
+    return val(*r);
+  }
+
+  double tried() const { return miner_ ? static_cast<double>(miner_->tried()) : 0; }
+
+  val finish() {
+    if (!miner_) return fail(make_error(errc::invalid_argument, "wrap not started"));
+    auto w = miner_->finish();
+    if (!w) return fail(w.err());
+    miner_.reset();
+    return val(to_json(*w));
+  }
+
+ private:
+  std::optional<agx::wrap_miner> miner_;
+};
+
+// --- unwrap
+
+bool g_retry_later = false;
+
+json message_json(const agx::inbound_message& m) {
+  json j;
+  j["contentType"] = m.payload.content_type;
+  j["role"] = m.payload.role;
+  j["messageId"] = m.payload.message_id;
+  j["contextId"] = m.payload.context_id;
+  j["text"] = m.payload.text;
+  j["subject"] = m.payload.subject ? json(*m.payload.subject) : json(nullptr);
+  j["autoDepth"] = m.payload.auto_depth;
+  return j;
+}
+
+json task_json(const agx::task_envelope& t) {
+  json j;
+  j["taskId"] = t.task_id;
+  if (t.t == agx::task_envelope::type::request) {
+    j["t"] = "req";
+    j["capability"] = t.capability;
+    j["payload"] = raw_json(t.payload_json);
+  } else {
+    j["t"] = "res";
+    j["status"] = agx::result_status_name(t.status);
+    j["output"] = raw_json(t.output_json);
+    j["error"] = t.error ? json(*t.error) : json(nullptr);
+  }
+  return j;
+}
+
+result<std::string> opened_json(const agx::opened_wrap& w) {
+  json j;
+  j["from"] = w.from;
+  j["wrapId"] = w.wrap_id;
+  j["wrapCreatedAt"] = w.wrap_created_at;
+  j["rumor"] = parse_json(nip59::rumor_to_json(w.rumor));
+  j["sentAt"] = w.rumor.created_at;
+  if (w.rumor.kind == agx::kReceiptKind) {
+    auto r = agx::read_receipt(w);
+    if (!r) return r.err();
+    j["kind"] = "receipt";
+    j["class"] = "receipt";
+    j["receipt"] = {{"refEventId", r->receipt.ref_event_id},
+                    {"contextId", r->receipt.context_id},
+                    {"status", agx::receipt_status_name(r->receipt.status)}};
+    return j.dump();
+  }
+  auto m = agx::read_message(w);
+  if (!m) return m.err();
+  j["kind"] = "message";
+  j["message"] = message_json(*m);
+  j["taskMalformed"] = m->task_malformed;
+  switch (m->payload.cls) {
+    case agx::content_class::text: j["class"] = "text"; break;
+    case agx::content_class::unknown: j["class"] = "unknown"; break;
+    case agx::content_class::task:
+      if (m->task) {
+        j["class"] = m->task->t == agx::task_envelope::type::request ? "task-request" : "task-result";
+        j["task"] = task_json(*m->task);
+      } else {
+        j["class"] = "unknown";
+      }
+      break;
+  }
+  return j.dump();
+}
+
+val finish_unwrap(const result<agx::opened_wrap>& out) {
+  if (!out) {
+    g_retry_later = agx::disposition_of(out.err().code) == agx::disposition::retry_later;
+    return fail(out.err());
+  }
+  auto j = opened_json(*out);
+  if (!j) {
+    g_retry_later = false;
+    return fail(j.err());
+  }
+  return val(*j);
+}
+
+// The wrap JSON is in the scratch buffer; the recipient is a LocalSigner handle.
+val unwrap_with_handle(int handle, std::size_t wrap_len, double now_s) {
+  g_retry_later = true;
+  const auto* me = key_for_handle(handle);
+  if (!me) return fail(disposed());
+  std::int64_t now;
+  if (!read_now(now_s, now)) return fail(bad_now());
+  auto w = read_event(as_chars(scratch(wrap_len), wrap_len));
+  if (!w) {
+    g_retry_later = false;
+    return fail(w.err());
+  }
+  bytes32 wrap_author{};
+  (void)hex::decode_to(w->pubkey, wrap_author.data(), 32);
+  auto provider = [handle, &wrap_author](const bytes32& peer) -> result<bytes32> {
+    if (peer == wrap_author) return conversation_key_uncached(handle, peer);
+    auto ck = conversation_key_for_handle(handle, peer);
+    if (!ck) return ck.err();
+    return **ck;
+  };
+  return finish_unwrap(agx::unwrap(*w, provider, hex::encode(me->public_key()), now));
+}
+
+// The recipient's secret key is in the secret slot.
+val unwrap_with_secret(std::size_t wrap_len, double now_s) {
+  secret32 sk = take_secret();
+  g_retry_later = true;
+  std::int64_t now;
+  if (!read_now(now_s, now)) return fail(bad_now());
+  auto w = read_event(as_chars(scratch(wrap_len), wrap_len));
+  if (!w) {
+    g_retry_later = false;
+    return fail(w.err());
+  }
+  return finish_unwrap(agx::unwrap(*w, sk.b, now));
+}
+
+bool last_unwrap_retry() { return g_retry_later; }
+
+// --- capability matching
+
+bool capability_matches(const std::string& pattern, const std::string& requested) {
+  return agx::capability_matches(pattern, requested);
+}
+bool matches_capability(const std::string& advertised_json, const std::string& requested) {
+  return agx::matches_capability_json(advertised_json, requested);
+}
+
+std::vector<std::string> string_list(const std::string& text) {
+  std::vector<std::string> out;
+  auto j = parse_json(text);
+  if (!j.is_array()) return out;
+  for (const auto& e : j)
+    if (e.is_string()) out.push_back(e.get<std::string>());
+  return out;
+}
+
+val find_handler(const std::string& keys_json, const std::string& requested) {
+  auto k = agx::find_handler(string_list(keys_json), requested);
+  return k ? val(*k) : val::null();
+}
+
+// --- routing state: authorization policy, handler keys, open requests
+
+class router {
+ public:
+  // mode: "unconfigured", "accept-all", "host" (a JS authorize function) or "allow-list".
+  explicit router(const std::string& mode) {
+    if (mode == "accept-all") policy_ = agx::authorization_policy::accept_all();
+    else if (mode == "host") policy_ = agx::authorization_policy::host_decides();
+  }
+
+  val allow(const std::string& pubkey, const std::string& pattern) {
+    auto r = policy_.allow(pubkey, pattern);
+    if (!r) return fail(r.err());
+    return val(true);
+  }
+  bool revoke(const std::string& pubkey) { return policy_.revoke(pubkey); }
+  std::string decide(const std::string& from, const std::string& capability) const {
+    return agx::auth_verdict_name(policy_.decide(from, capability));
+  }
+  bool take_unconfigured_warning() { return policy_.take_unconfigured_warning(); }
+
+  void set_handlers(const std::string& keys_json) { handlers_ = string_list(keys_json); }
+
+  // deadline < 0: none.
+  val add_pending(const std::string& task_id, const std::string& peer, double deadline) {
+    auto r = pending_.add(task_id, peer,
+                          deadline < 0 ? std::nullopt : std::optional<std::int64_t>(static_cast<std::int64_t>(deadline)));
+    if (!r) return fail(r.err());
+    return val(true);
+  }
+  bool cancel_pending(const std::string& task_id) { return pending_.cancel(task_id); }
+  std::string settle(const std::string& task_id, const std::string& from) {
+    switch (pending_.settle(task_id, from)) {
+      case agx::settle_outcome::settled: return "settled";
+      case agx::settle_outcome::wrong_sender: return "wrong-sender";
+      case agx::settle_outcome::unknown: return "unknown";
+    }
+    return "unknown";
+  }
+  std::string expire(double now) {
+    json j = pending_.expire(static_cast<std::int64_t>(now));
+    return j.dump();
+  }
+  double pending_size() const { return static_cast<double>(pending_.size()); }
+
+  // The route of an opened message ({from, wrapId, wrapCreatedAt, rumor} as unwrap returned it).
+  // host_verdict: -1 none yet, 0 deny, 1 allow (completes an ask-host decision).
+  val route(const std::string& opened_json, int host_verdict) {
+    auto j = parse_json(opened_json);
+    if (!j.is_object() || !j.contains("rumor") || !j["from"].is_string() || !j["wrapId"].is_string())
+      return fail(make_error(errc::invalid_argument, "expected an opened wrap"));
+    auto rumor = nip59::parse_rumor(j["rumor"].dump());
+    if (!rumor) return fail(rumor.err());
+    agx::opened_wrap w;
+    w.from = j["from"].get<std::string>();
+    w.wrap_id = j["wrapId"].get<std::string>();
+    w.rumor = std::move(*rumor);
+    auto m = agx::read_message(w);
+    if (!m) return fail(m.err());
+    auto d = agx::route(*m, handlers_, pending_, policy_);
+    if (host_verdict >= 0) d = agx::after_host_verdict(std::move(d), host_verdict == 1);
+    json out;
+    out["action"] = agx::route_action_name(d.action);
+    out["reason"] = agx::route_reason_name(d.reason);
+    out["sendReceipt"] = d.send_receipt;
+    out["mayAutoReply"] = d.may_auto_reply;
+    out["handlerKey"] = d.handler_key;
+    out["capability"] = d.capability;
+    out["taskId"] = d.task_id;
+    return val(out.dump());
+  }
+
+ private:
+  agx::authorization_policy policy_;
+  std::vector<std::string> handlers_;
+  agx::pending_requests pending_;
+};
+
+// --- replay guard over an in-memory store
+
+class replay_guard_binding {
+ public:
+  explicit replay_guard_binding(double cap) : store_(cap >= 1 ? static_cast<std::size_t>(cap) : 200000), guard_(store_) {}
+  bool known_wrap(const std::string& id, double now) { return guard_.known_wrap(id, static_cast<std::int64_t>(now)); }
+  bool known_rumor(const std::string& id, double now) { return guard_.known_rumor(id, static_cast<std::int64_t>(now)); }
+  void processed(const std::string& rumor_id, const std::string& wrap_id, double now) {
+    guard_.processed(rumor_id, wrap_id, static_cast<std::int64_t>(now));
+  }
+  void discarded(const std::string& wrap_id, double now) { guard_.discarded(wrap_id, static_cast<std::int64_t>(now)); }
+  double size() const { return static_cast<double>(store_.size()); }
+  double prune(double now) { return static_cast<double>(store_.prune(static_cast<std::int64_t>(now))); }
+
+ private:
+  agx::memory_seen_store store_;
+  agx::replay_guard guard_;
+};
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(agx) {
+  emscripten::function("agxMessageRumor", &message_rumor);
+  emscripten::function("agxTaskRequestRumor", &task_request_rumor);
+  emscripten::function("agxTaskResultRumor", &task_result_rumor);
+  emscripten::function("agxReceiptRumor", &receipt_rumor);
+  emscripten::function("agxUnwrapWithHandle", &unwrap_with_handle);
+  emscripten::function("agxUnwrapWithSecret", &unwrap_with_secret);
+  emscripten::function("agxLastUnwrapRetry", &last_unwrap_retry);
+  emscripten::function("agxCapabilityMatches", &capability_matches);
+  emscripten::function("agxMatchesCapability", &matches_capability);
+  emscripten::function("agxFindHandler", &find_handler);
+  emscripten::class_<wrap_job>("AgxWrapJob")
+      .constructor<>()
+      .function("startWithHandle", &wrap_job::start_with_handle)
+      .function("startWithSecret", &wrap_job::start_with_secret)
+      .function("step", &wrap_job::step)
+      .function("tried", &wrap_job::tried)
+      .function("finish", &wrap_job::finish);
+  emscripten::class_<router>("AgxRouter")
+      .constructor<std::string>()
+      .function("allow", &router::allow)
+      .function("revoke", &router::revoke)
+      .function("decide", &router::decide)
+      .function("takeUnconfiguredWarning", &router::take_unconfigured_warning)
+      .function("setHandlers", &router::set_handlers)
+      .function("addPending", &router::add_pending)
+      .function("cancelPending", &router::cancel_pending)
+      .function("settle", &router::settle)
+      .function("expire", &router::expire)
+      .function("pendingSize", &router::pending_size)
+      .function("route", &router::route);
+  emscripten::class_<replay_guard_binding>("AgxReplayGuard")
+      .constructor<double>()
+      .function("knownWrap", &replay_guard_binding::known_wrap)
+      .function("knownRumor", &replay_guard_binding::known_rumor)
+      .function("processed", &replay_guard_binding::processed)
+      .function("discarded", &replay_guard_binding::discarded)
+      .function("size", &replay_guard_binding::size)
+      .function("prune", &replay_guard_binding::prune);
+}
+
+}  // namespace nostr::bindings

@@ -1,0 +1,17 @@
+// Errors of the AGX layer. AgxPublicError: a handler error whose text crosses to the peer
+// verbatim; any other thrown error reaches the peer only as "handler failed".
+import { NostrError } from '../errors.js';
+
+export class AgxPublicError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'AgxPublicError';
+  }
+}
+
+/** A task that came back failed: `code` AGX_TASK_FAILED, `result` the peer's envelope. */
+export function taskFailed(result) {
+  const err = new NostrError('AGX_TASK_FAILED', result.error ?? 'the peer reported a failure');
+  err.result = result;
+  return err;
+}

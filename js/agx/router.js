@@ -1,0 +1,70 @@
+// Authorization policy, handler keys and open requests, and the core's route() over them.
+import { core, checked } from '../core.js';
+import { peerHex } from './util.js';
+
+const registry = new FinalizationRegistry((native) => native.delete());
+
+/**
+ * mode: 'unconfigured' (default-deny), 'accept-all' (explicit opt-in), 'host' (an authorize
+ * function decides: route() answers 'ask-host') or 'allow-list' (see allow()).
+ */
+export class AgxRouter {
+  #native;
+  constructor(mode = 'unconfigured') {
+    this.#native = new (core().AgxRouter)(String(mode));
+    registry.register(this, this.#native, this);
+  }
+  #n() {
+    if (!this.#native) throw new Error('AgxRouter was disposed');
+    return this.#native;
+  }
+  /** Allows `pubkey` to invoke capabilities matching `pattern`; switches to allow-list mode. */
+  allow(pubkey, pattern) {
+    checked(this.#n().allow(peerHex(pubkey), String(pattern)));
+  }
+  revoke(pubkey) {
+    return this.#n().revoke(peerHex(pubkey));
+  }
+  /** 'allow', 'deny', 'deny-unconfigured' or 'ask-host'. */
+  decide(from, capability) {
+    return this.#n().decide(String(from), String(capability));
+  }
+  /** True exactly once while unconfigured: log the one-time warning then. */
+  takeUnconfiguredWarning() {
+    return this.#n().takeUnconfiguredWarning();
+  }
+  setHandlers(keys) {
+    this.#n().setHandlers(JSON.stringify(keys));
+  }
+  addPending(taskId, peer, deadline = -1) {
+    checked(this.#n().addPending(String(taskId), peerHex(peer), deadline));
+  }
+  cancelPending(taskId) {
+    return this.#n().cancelPending(String(taskId));
+  }
+  /** 'settled', 'wrong-sender' or 'unknown'. */
+  settle(taskId, from) {
+    return this.#n().settle(String(taskId), String(from));
+  }
+  expire(now) {
+    return JSON.parse(this.#n().expire(now));
+  }
+  get pendingSize() {
+    return this.#n().pendingSize();
+  }
+  /**
+   * The core's decision for an opened message (unwrapAgx's result): { action, reason, sendReceipt,
+   * mayAutoReply, handlerKey, capability, taskId }. hostVerdict (true/false) completes 'ask-host'.
+   */
+  route(opened, hostVerdict) {
+    const v = hostVerdict === undefined ? -1 : hostVerdict ? 1 : 0;
+    const { from, wrapId, wrapCreatedAt, rumor } = opened;
+    return JSON.parse(checked(this.#n().route(JSON.stringify({ from, wrapId, wrapCreatedAt, rumor }), v)));
+  }
+  dispose() {
+    if (!this.#native) return;
+    registry.unregister(this);
+    this.#native.delete();
+    this.#native = null;
+  }
+}

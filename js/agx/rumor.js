@@ -1,0 +1,91 @@
+// AGX rumors (kinds 3838 and 3839): unsigned, never published bare; wrap them with wrap.js.
+import { core, checked } from '../core.js';
+import { NostrError } from '../errors.js';
+import { nowOf, peerHex } from './util.js';
+
+function str(v, what) {
+  if (typeof v !== 'string') throw new NostrError('INVALID_ARGUMENT', `${what} must be a string`);
+  return v;
+}
+
+/** JSON text of a payload/output; undefined stays absent (as JSON.stringify leaves it out). */
+function jsonOf(value, what) {
+  if (value === undefined) return undefined;
+  let text;
+  try {
+    text = JSON.stringify(value);
+  } catch (err) {
+    throw new NostrError('INVALID_ARGUMENT', `${what} is not serializable as JSON`, { cause: err });
+  }
+  return text;
+}
+
+/** A plain message (application/a2a+json). options: subject, autoDepth, contentType, now. */
+export function createMessageRumor(text, author, recipient, options = {}) {
+  const subject = options.subject;
+  return JSON.parse(
+    checked(
+      core().agxMessageRumor(
+        str(text, 'text'),
+        peerHex(author),
+        peerHex(recipient),
+        nowOf(options),
+        subject !== undefined && subject !== null,
+        subject == null ? '' : str(subject, 'subject'),
+        options.autoDepth ?? 0,
+        options.contentType ?? '',
+      ),
+    ),
+  );
+}
+
+/** {t:"req", taskId, capability, payload} as a 3838 rumor. */
+export function createTaskRequestRumor({ taskId, capability, payload }, author, recipient, options = {}) {
+  const json = jsonOf(payload, 'payload');
+  return JSON.parse(
+    checked(
+      core().agxTaskRequestRumor(
+        str(taskId, 'taskId'),
+        str(capability, 'capability'),
+        json !== undefined,
+        json ?? '',
+        peerHex(author),
+        peerHex(recipient),
+        nowOf(options),
+        options.autoDepth ?? 0,
+      ),
+    ),
+  );
+}
+
+/**
+ * {t:"res", taskId, status, output?, error?} as a 3838 rumor: { rumor, replacedTooLarge }.
+ * A failed result without `error` carries "handler failed".
+ */
+export function createTaskResultRumor({ taskId, status, output, error }, author, recipient, options = {}) {
+  const json = status === 'completed' ? jsonOf(output, 'output') : undefined;
+  return JSON.parse(
+    checked(
+      core().agxTaskResultRumor(
+        str(taskId, 'taskId'),
+        str(status, 'status'),
+        json !== undefined,
+        json ?? '',
+        typeof error === 'string',
+        typeof error === 'string' ? error : '',
+        peerHex(author),
+        peerHex(recipient),
+        nowOf(options),
+      ),
+    ),
+  );
+}
+
+/** A 3839 receipt ("delivered") of the message rumor `refRumorId`. */
+export function createReceiptRumor(refRumorId, contextId, author, recipient, options = {}) {
+  return JSON.parse(
+    checked(
+      core().agxReceiptRumor(str(refRumorId, 'refRumorId'), str(contextId, 'contextId'), peerHex(author), peerHex(recipient), nowOf(options)),
+    ),
+  );
+}

@@ -1,0 +1,46 @@
+// Shared helpers of the AGX layer: keys, peers, clocks, randomness.
+import { NostrError } from '../errors.js';
+import { decode as nip19Decode } from '../nip19.js';
+
+export const HANDLE = Symbol.for('nostr-agents.LocalSigner.handle');
+export const WRAP_RANDOM = 176; // bindings/agx.cpp kWrapRandom
+
+export function randomBytes(n) {
+  return globalThis.crypto.getRandomValues(new Uint8Array(n));
+}
+
+export function randomId() {
+  return Array.from(randomBytes(16), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export function nowOf(options) {
+  const now = options?.now;
+  if (now === undefined) return Math.floor(Date.now() / 1000);
+  if (!Number.isSafeInteger(now) || now < 0)
+    throw new NostrError('INVALID_ARGUMENT', 'now must be a non-negative integer number of seconds');
+  return now;
+}
+
+/** A LocalSigner's wasm key handle, or 0. */
+export function localHandle(key) {
+  return key && typeof key[HANDLE] === 'function' ? key[HANDLE]() : 0;
+}
+
+/** 'handle' (LocalSigner), 'sk' (32-byte Uint8Array) or a thrown INVALID_ARGUMENT. */
+export function keyKind(key) {
+  if (key instanceof Uint8Array) return 'sk';
+  if (localHandle(key)) return 'handle';
+  throw new NostrError('INVALID_ARGUMENT', 'expected a LocalSigner or a 32-byte secret key (Uint8Array)');
+}
+
+/** A peer given as npub or hex, as 64 lowercase hex. */
+export function peerHex(peer) {
+  if (typeof peer === 'string' && /^[0-9a-fA-F]{64}$/.test(peer)) return peer.toLowerCase();
+  if (typeof peer === 'string' && peer.startsWith('npub1')) {
+    const d = nip19Decode(peer);
+    if (d.type === 'npub') return d.data;
+  }
+  throw new NostrError('INVALID_PUBLIC_KEY', 'peer must be an npub or 64 hex characters');
+}
+
+export const tick = () => new Promise((resolve) => setTimeout(resolve, 0));

@@ -1,0 +1,46 @@
+// Type-checked (never run) use of the agx namespace.
+import * as nostr from 'nostr-agents';
+import { agx, LocalSigner, RelayPool } from 'nostr-agents';
+import type { NostrEvent } from 'nostr-agents';
+
+async function main(): Promise<void> {
+  await nostr.init();
+  const a = LocalSigner.generate();
+  const b = LocalSigner.generate();
+  const rumor: agx.AgxRumor = agx.createMessageRumor('hi', a.publicKey, b.publicKey, { subject: 's' });
+  const req = agx.createTaskRequestRumor({ taskId: 't', capability: 'x.y', payload: { n: 1 } }, a.publicKey, b.publicKey);
+  const { rumor: res, replacedTooLarge } = agx.createTaskResultRumor({ taskId: 't', status: 'completed', output: 1 }, b.publicKey, a.publicKey);
+  const rc: agx.AgxRumor = agx.createReceiptRumor(req.id, 't', b.publicKey, a.publicKey);
+  const wrap: NostrEvent = await agx.wrapRumor(rumor, a, b.publicKey, { slice: 512 });
+  const opened: agx.AgxOpened = agx.unwrapAgx(wrap, b);
+  const cls: agx.AgxContentClass = opened.class;
+  const ok: boolean = agx.capabilityMatches('x.*', 'x.y') && agx.matchesCapability(['x.y'], 'x.y');
+  const key: string | null = agx.findHandler(['x.*'], 'x.y');
+  const router = new agx.AgxRouter('host');
+  const d: agx.RouteDecision = router.route(opened, true);
+  const v: agx.AuthVerdict = router.decide(a.publicKey, 'x.y');
+  const guard = new agx.ReplayGuard({ cap: 10 });
+  const seen: boolean = guard.knownWrap(wrap.id);
+
+  const pool = new RelayPool({ relays: ['ws://127.0.0.1:1'] });
+  const agent: agx.AgxAgent = agx.createAgxAgent({
+    signer: a,
+    pool,
+    authorize: async ({ from, capability }) => from === b.publicKey && capability === 'x.y',
+    handlers: {
+      'x.y': async (payload: { n: number }, ctx) => ({ doubled: payload.n * 2, from: ctx.from }),
+    },
+    onMessage: (m) => console.log(m.text, m.reason),
+    onWarning: (w) => console.log(w),
+  });
+  await agent.serve();
+  const sent = await agent.send(b.publicKey, 'hello', { subject: 'hi' });
+  const out = await agent.request<{ doubled: number }>(b.publicKey, 'x.y', { n: 2 }, { timeout: 5000 });
+  const n: number = out.doubled;
+  await agent.close();
+  void [res, replacedTooLarge, rc, cls, ok, key, d, v, seen, sent, n];
+  try {
+    throw new agx.AgxPublicError('x');
+  } catch {}
+}
+void main;
