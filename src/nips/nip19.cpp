@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "nips/bech32.hpp"
+#include "util/utf8.hpp"
 
 namespace nostr::nip19 {
 namespace {
@@ -14,38 +15,7 @@ constexpr std::uint8_t kTlvRelay = 1;
 constexpr std::uint8_t kTlvAuthor = 2;
 constexpr std::uint8_t kTlvKind = 3;
 
-// Strict UTF-8 (RFC 3629): no overlong forms, no surrogates, nothing above U+10FFFF.
-bool valid_utf8(std::string_view s) {
-  std::size_t i = 0;
-  const std::size_t n = s.size();
-  while (i < n) {
-    auto c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    std::size_t len;
-    std::uint32_t cp, min;
-    if ((c & 0xe0) == 0xc0) {
-      len = 2, cp = c & 0x1f, min = 0x80;
-    } else if ((c & 0xf0) == 0xe0) {
-      len = 3, cp = c & 0x0f, min = 0x800;
-    } else if ((c & 0xf8) == 0xf0) {
-      len = 4, cp = c & 0x07, min = 0x10000;
-    } else {
-      return false;
-    }
-    if (n - i < len) return false;
-    for (std::size_t k = 1; k < len; ++k) {
-      auto d = static_cast<unsigned char>(s[i + k]);
-      if ((d & 0xc0) != 0x80) return false;
-      cp = (cp << 6) | (d & 0x3f);
-    }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return false;
-    i += len;
-  }
-  return true;
-}
+bool valid_utf8(std::string_view s) { return utf8::valid(s); }
 
 // Wipes a decoded payload on every exit path: it may hold a secret key.
 struct wipe_on_exit {

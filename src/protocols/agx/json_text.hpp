@@ -2,6 +2,7 @@
 // schema counts them (JS string length = UTF-16 code units), and peer-JSON parsing with a depth
 // bound. Internal to the AGX modules.
 #pragma once
+#include "util/utf8.hpp"
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -11,7 +12,7 @@
 
 namespace nostr::agx::detail {
 
-bool valid_utf8(std::string_view s);
+inline bool valid_utf8(std::string_view s) { return utf8::valid(s); }
 
 // Length in UTF-16 code units of valid UTF-8 text (a 4-byte sequence counts 2).
 std::size_t utf16_length(std::string_view s);

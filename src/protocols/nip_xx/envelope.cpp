@@ -1,5 +1,7 @@
 #include "protocols/nip_xx/envelope.hpp"
 
+#include "util/utf8.hpp"
+
 #include <cctype>
 
 namespace nostr::nip_xx {
@@ -17,30 +19,6 @@ int hex_value(char c) {
   return -1;
 }
 
-// Strict UTF-8 (no overlongs, no surrogates, at most U+10FFFF).
-bool valid_utf8(std::string_view s) {
-  std::size_t i = 0;
-  while (i < s.size()) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    std::size_t n = 0;
-    std::uint32_t cp = 0;
-    if (c < 0x80) { ++i; continue; }
-    if (c >= 0xc2 && c <= 0xdf) { n = 1; cp = c & 0x1f; }
-    else if (c >= 0xe0 && c <= 0xef) { n = 2; cp = c & 0x0f; }
-    else if (c >= 0xf0 && c <= 0xf4) { n = 3; cp = c & 0x07; }
-    else return false;
-    if (i + n >= s.size()) return false;  // truncated sequence
-    for (std::size_t k = 1; k <= n; ++k) {
-      unsigned char cc = static_cast<unsigned char>(s[i + k]);
-      if ((cc & 0xc0) != 0x80) return false;
-      cp = cp << 6 | (cc & 0x3f);
-    }
-    if ((n == 2 && cp < 0x800) || (n == 3 && (cp < 0x10000 || cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff))
-      return false;
-    i += n + 1;
-  }
-  return true;
-}
 
 }  // namespace
 
@@ -80,7 +58,7 @@ result<std::string> percent_decode(std::string_view s) {
     out.push_back(static_cast<char>(hi << 4 | lo));
     i += 2;
   }
-  if (!valid_utf8(out)) return make_error(errc::xx_invalid_schema, "envelope value is not valid UTF-8");
+  if (!utf8::valid(out)) return make_error(errc::xx_invalid_schema, "envelope value is not valid UTF-8");
   return out;
 }
 
