@@ -14,47 +14,15 @@
 #include "nips/nip44.hpp"
 #include "nips/nip59.hpp"
 #include "support.hpp"
+#include "wrap_inputs.hpp"
 #include "util/hex.hpp"
 
 namespace nostr::bindings {
 namespace {
 
-// Layout of the random bytes JS passes to a wrap (kWrapRandomBytes in js/nip59.js).
-constexpr std::size_t kWrapRandom = 176;  // 5 x 32 + 2 x 8
-// ... and to a seal: nonce(32) aux(32) tweak(8).
+// Layout of the random bytes JS passes to a seal: nonce(32) aux(32) tweak(8) (a wrap's:
+// kWrapRandom in wrap_inputs.hpp).
 constexpr std::size_t kSealRandom = 72;
-
-std::uint64_t read_u64(const std::uint8_t* p) {
-  std::uint64_t v;
-  std::memcpy(&v, p, 8);
-  return v;
-}
-
-bool read_now(double now, std::int64_t& out) {
-  if (!std::isfinite(now) || now < 0 || now > 9007199254740991.0 || std::floor(now) != now) return false;
-  out = static_cast<std::int64_t>(now);
-  return true;
-}
-
-error bad_now() { return make_error(errc::invalid_argument, "now must be a non-negative integer (seconds)"); }
-
-// Spreads JS's random bytes over the wrap's needs. A one-time key outside the curve order
-// (probability ~2^-128) is redrawn rather than reported.
-bool read_wrap_randomness(const std::string& in, nip59::wrap_randomness& rnd) {
-  if (in.size() != kWrapRandom) return false;
-  const auto* p = as_bytes(in);
-  std::memcpy(rnd.wrap_secret.data(), p, 32);
-  std::memcpy(rnd.seal_nonce.data(), p + 32, 32);
-  std::memcpy(rnd.wrap_nonce.data(), p + 64, 32);
-  std::memcpy(rnd.seal_aux.data(), p + 96, 32);
-  std::memcpy(rnd.wrap_aux.data(), p + 128, 32);
-  rnd.seal_tweak = read_u64(p + 160);
-  rnd.wrap_tweak = read_u64(p + 168);
-  while (!crypto::secret_key_valid(rnd.wrap_secret)) rnd.wrap_secret = random32();
-  return true;
-}
-
-error bad_random() { return make_error(errc::invalid_argument, "random bytes have the wrong length"); }
 
 std::int64_t get_int(const nlohmann::json& j, const char* key, bool& ok) {
   auto it = j.find(key);
@@ -102,10 +70,6 @@ result<tag_list> extra_tags_from_json(const std::string& text) {
   return tl;
 }
 
-bool read_pubkey(const std::string& hex_text, bytes32& out) {
-  return hex::is_lower_hex(hex_text, 32) && hex::decode_to(hex_text, out.data(), 32);
-}
-
 // --- wrap with the author's secret key: template -> rumor -> seal -> wrap, one call.
 // The author's secret key is in the secret slot (js/core.js putSecret), taken first so that no
 // early return leaves it there.
@@ -148,8 +112,6 @@ val unwrap_event(std::size_t wrap_len, bool require_recipient_tag, bool verify_w
 
 // --- the same two with a key handle (LocalSigner): the secret never leaves bindings/keys.cpp, and
 // its conversation keys come from the handle's cache (a repeat recipient or sender costs no ECDH).
-
-error disposed() { return make_error(errc::invalid_argument, "signer was disposed"); }
 
 val wrap_event_with_handle(int handle, std::size_t template_len, const std::string& recipient_hex, double now_s,
                            const std::string& extra_tags_json, const std::string& random) {
