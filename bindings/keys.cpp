@@ -101,6 +101,12 @@ result<const bytes32*> conversation_key_for_handle(int handle, const bytes32& pe
   return &slot.b;
 }
 
+result<bytes32> conversation_key_uncached(int handle, const bytes32& peer) {
+  auto it = g_keys.find(handle);
+  if (it == g_keys.end()) return make_error(errc::invalid_argument, "signer was disposed");
+  return nip44::get_conversation_key(it->second->sk.b, peer);
+}
+
 EMSCRIPTEN_BINDINGS(keys) {
   emscripten::function("generateSecretKey", &generate_secret_key);
   emscripten::function("getPublicKey", &get_public_key);

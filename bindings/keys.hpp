@@ -15,4 +15,7 @@ const crypto::keypair* key_for_handle(int handle);
 // for the same handle or its disposal.
 result<const bytes32*> conversation_key_for_handle(int handle, const bytes32& peer);
 
+// The same key, derived without touching the cache (for one-time peers such as gift-wrap keys).
+result<bytes32> conversation_key_uncached(int handle, const bytes32& peer);
+
 }  // namespace nostr::bindings

@@ -137,11 +137,11 @@ val wrap_event(std::size_t template_len, const std::string& recipient_hex, doubl
 
 // --- unwrap with the recipient's secret key: wrap JSON -> rumor JSON, one call.
 // The recipient's secret key is in the secret slot.
-val unwrap_event(std::size_t wrap_len, bool require_recipient_tag) {
+val unwrap_event(std::size_t wrap_len, bool require_recipient_tag, bool verify_wrap) {
   secret32 sk = take_secret();
   auto w = read_event(scratch_text(wrap_len));
   if (!w) return fail(w.err());
-  auto out = nip59::unwrap(*w, sk.b, {require_recipient_tag});
+  auto out = nip59::unwrap(*w, sk.b, {require_recipient_tag, verify_wrap});
   if (!out) return fail(out.err());
   return val(nip59::rumor_to_json(out->rumor));
 }
@@ -174,17 +174,22 @@ val wrap_event_with_handle(int handle, std::size_t template_len, const std::stri
   return val(to_json(*w));
 }
 
-val unwrap_event_with_handle(int handle, std::size_t wrap_len, bool require_recipient_tag) {
+val unwrap_event_with_handle(int handle, std::size_t wrap_len, bool require_recipient_tag, bool verify_wrap) {
   const auto* me = key_for_handle(handle);
   if (!me) return fail(disposed());
   auto w = read_event(scratch_text(wrap_len));
   if (!w) return fail(w.err());
-  auto provider = [handle](const bytes32& peer) -> result<bytes32> {
+  bytes32 wrap_author{};
+  (void)hex::decode_to(w->pubkey, wrap_author.data(), 32);
+  // The wrap's key is used once: its conversation key is derived, not cached (it would only push
+  // the sender's, which recurs, out of the cache).
+  auto provider = [handle, &wrap_author](const bytes32& peer) -> result<bytes32> {
+    if (peer == wrap_author) return conversation_key_uncached(handle, peer);
     auto ck = conversation_key_for_handle(handle, peer);
     if (!ck) return ck.err();
     return **ck;
   };
-  auto out = nip59::unwrap(*w, provider, hex::encode(me->public_key()), {require_recipient_tag});
+  auto out = nip59::unwrap(*w, provider, hex::encode(me->public_key()), {require_recipient_tag, verify_wrap});
   if (!out) return fail(out.err());
   return val(nip59::rumor_to_json(out->rumor));
 }
@@ -244,10 +249,10 @@ val create_wrap(const std::string& seal_json, const std::string& recipient_hex, 
 }
 
 // A wrap as received: 0 or an errc (NIP59_NOT_GIFT_WRAP, or NIP-01's verify codes).
-int check_wrap(const std::string& wrap_json) {
+int check_wrap(const std::string& wrap_json, bool verify_wrap) {
   auto w = read_event(wrap_json);
   if (!w) return fail_code(w.err());
-  auto r = nip59::check_wrap(*w);
+  auto r = nip59::check_wrap(*w, verify_wrap);
   return r ? 0 : fail_code(r.err());
 }
 

@@ -3,10 +3,8 @@
 // NIP59_INVALID_SEAL, NIP59_SEAL_SIGNATURE, NIP59_INVALID_RUMOR, NIP59_AUTHOR_MISMATCH,
 // NIP59_RUMOR_ID_MISMATCH, NIP59_NOT_FOR_RECIPIENT, NIP-44's and NIP-01's codes, and SIGNER_*.
 //
-// A secret key passed a second time as the same Uint8Array is kept in wasm memory (with its key pair
-// and NIP-44 conversation keys) for as long as that array lives; its bytes are compared on every
-// call, so a changed or wiped array is never served from the cache. Use LocalSigner to control a
-// key's lifetime explicitly.
+// A secret key is used for the one call and wiped from wasm memory after it. For repeated use,
+// LocalSigner keeps the key (and its NIP-44 conversation keys) in wasm until dispose(): faster.
 import type { NostrEvent, UnsignedEvent } from './index.js';
 import type { Signer } from './signer.js';
 
@@ -32,6 +30,12 @@ export interface WrapOptions extends ClockOptions {
 export interface UnwrapOptions {
   /** Also require the rumor to p-tag the recipient (NIP59_NOT_FOR_RECIPIENT). */
   requireRecipientTag?: boolean;
+  /**
+   * Also check the wrap's own id and signature. Off by default, as in nostr-tools and rust-nostr:
+   * they only prove that the one-time key signed the wrap (authorship rests on the seal), and a
+   * RelayPool verified every event on delivery already.
+   */
+  verifyWrap?: boolean;
 }
 
 export function createRumor(event: RumorTemplate, secretKey: Uint8Array, options?: ClockOptions): Rumor;

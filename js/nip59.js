@@ -53,56 +53,6 @@ function localHandle(key) {
   return typeof key[HANDLE] === 'function' ? key[HANDLE]() : 0;
 }
 
-// --- Reuse of a secret key passed again and again (a client's own key).
-// From the second call with the same Uint8Array on, its key lives in wasm behind a handle (as in
-// LocalSigner): the keypair and the NIP-44 conversation keys with each peer are then computed
-// once, not on every wrap and unwrap. The copy is tied to the array: the bytes are compared on
-// every call (a changed key drops and wipes it) and it is wiped once the array is collected.
-// A key used once is never kept. For explicit control over a key's lifetime, use LocalSigner.
-const seenKeys = new WeakSet();
-const keyHandles = new WeakMap();
-const keyRegistry = new FinalizationRegistry(dropKeyEntry);
-
-function dropKeyEntry(entry) {
-  entry.copy.fill(0);
-  try {
-    core().keyDispose(entry.handle);
-  } catch {
-    // the module is gone: nothing left to wipe
-  }
-}
-
-// No early exit: the time taken does not depend on where the bytes differ.
-function sameKey(a, b) {
-  let d = a.length ^ b.length;
-  for (let i = 0; i < 32; i++) d |= a[i] ^ b[i];
-  return d === 0;
-}
-
-/** A wasm handle for a secret key passed repeatedly, or 0 (use the bytes directly). */
-function reusedKeyHandle(sk) {
-  const entry = keyHandles.get(sk);
-  if (entry !== undefined) {
-    if (sameKey(entry.copy, sk)) return entry.handle;
-    keyHandles.delete(sk);
-    keyRegistry.unregister(entry);
-    dropKeyEntry(entry);
-    return 0;
-  }
-  if (sk.length !== 32) return 0;
-  if (!seenKeys.has(sk)) {
-    seenKeys.add(sk);
-    return 0;
-  }
-  putSecret(sk);
-  const handle = core().keyCreate();
-  if (handle <= 0) return 0; // an invalid key: the direct path reports it
-  const fresh = { handle, copy: new Uint8Array(sk) }; // a copy even for a Buffer (whose slice() is a view)
-  keyHandles.set(sk, fresh);
-  keyRegistry.register(sk, fresh, fresh);
-  return handle;
-}
-
 function asObject(x, code, what) {
   if (x === null || typeof x !== 'object') throw new NostrError(code, `${what} must be an object`);
   return x;
@@ -222,7 +172,7 @@ export function createWrap(seal, recipientPublicKey, extraTags, options) {
 
 function wrapLocal(t, key, recipientPublicKey, extra, now) {
   const c = core();
-  const handle = isSecretKey(key) ? reusedKeyHandle(key) : localHandle(key);
+  const handle = isSecretKey(key) ? 0 : localHandle(key);
   const recipient = String(recipientPublicKey);
   const random = randomBytes(WRAP_RANDOM);
   const len = writeScratch(JSON.stringify(t)); // last, so nothing else touches the scratch before the call
@@ -287,12 +237,12 @@ export function wrapManyEvents(event, secretKeyOrSigner, recipientsPublicKeys, o
 
 // --- unwrap
 
-async function unwrapWithSigner(wrap, signer, requireTag) {
+async function unwrapWithSigner(wrap, signer, requireTag, verifyWrap) {
   const c = core();
   const handle = localHandle(signer);
   const json = eventJson(wrap, 'INVALID_EVENT', 'gift wrap');
-  if (handle) return JSON.parse(checked(c.nip59UnwrapEventWithHandle(handle, writeScratch(json), requireTag)));
-  check(c.nip59CheckWrap(json));
+  if (handle) return JSON.parse(checked(c.nip59UnwrapEventWithHandle(handle, writeScratch(json), requireTag, verifyWrap)));
+  check(c.nip59CheckWrap(json, verifyWrap));
   const sealJson = await signerDecrypt(signer, wrap.pubkey, wrap.content, 'NIP59_INVALID_SEAL', 'seal');
   const seal = JSON.parse(checked(c.nip59OpenSeal(sealJson)));
   const rumorText = await signerDecrypt(signer, seal.pubkey, seal.content, 'NIP59_INVALID_RUMOR', 'rumor');
@@ -304,22 +254,20 @@ async function unwrapWithSigner(wrap, signer, requireTag) {
  * The rumor inside a gift wrap, after every NIP-59 check: the wrap is a valid kind 1059 event,
  * the seal a validly signed kind 13 by the rumor's author, the rumor id its hash. options:
  * `requireRecipientTag` also demands that the rumor p-tags the recipient (NIP59_NOT_FOR_RECIPIENT).
+ * `verifyWrap` also checks the wrap's own id and signature. Off by default, as in nostr-tools and
+ * rust-nostr: they prove only that the one-time key signed the wrap (authorship rests on the
+ * seal's signature), and events from a RelayPool were verified on delivery already.
  */
 export function unwrapEvent(wrap, secretKeyOrSigner, options) {
   const requireTag = options?.requireRecipientTag === true;
-  if (keyKind(secretKeyOrSigner) === 'signer') return (async () => unwrapWithSigner(wrap, secretKeyOrSigner, requireTag))();
+  const verifyWrap = options?.verifyWrap === true;
+  if (keyKind(secretKeyOrSigner) === 'signer')
+    return (async () => unwrapWithSigner(wrap, secretKeyOrSigner, requireTag, verifyWrap))();
   const c = core();
   const json = eventJson(wrap, 'INVALID_EVENT', 'gift wrap');
-  const handle = reusedKeyHandle(secretKeyOrSigner);
   const len = writeScratch(json);
-  let out;
-  if (handle) {
-    out = c.nip59UnwrapEventWithHandle(handle, len, requireTag);
-  } else {
-    putSecret(secretKeyOrSigner);
-    out = c.nip59UnwrapEvent(len, requireTag);
-  }
-  return JSON.parse(checked(out));
+  putSecret(secretKeyOrSigner);
+  return JSON.parse(checked(c.nip59UnwrapEvent(len, requireTag, verifyWrap)));
 }
 
 function byCreatedAt(a, b) {

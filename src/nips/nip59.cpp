@@ -132,9 +132,9 @@ result<event> create_wrap(const event& seal, std::string_view recipient_pubkey_h
   return finalize(t, wrap_key, aux);
 }
 
-result<void> check_wrap(const event& wrap) {
+result<void> check_wrap(const event& wrap, bool verify_signature) {
   if (wrap.kind != kGiftWrapKind) return make_error(errc::nip59_not_gift_wrap, "gift wrap must be kind 1059");
-  return verify(wrap);
+  return verify_signature ? verify(wrap) : validate_shape(wrap);
 }
 
 // --- All-local paths
@@ -204,7 +204,7 @@ result<event> open_seal(const event& seal, const bytes32& conversation_key, std:
 
 result<unwrapped> unwrap(const event& wrap, const conversation_key_fn& conversation_key,
                          std::string_view recipient_pubkey_hex, const unwrap_options& options) {
-  NOSTR_TRY(check_wrap(wrap));
+  NOSTR_TRY(check_wrap(wrap, options.verify_wrap_signature));
   bytes32 peer{};
   (void)hex::decode_to(wrap.pubkey, peer.data(), 32);  // shape checked by check_wrap
   auto ck = conversation_key(peer);

@@ -77,7 +77,7 @@ result<event> create_wrap(const event& seal, std::string_view recipient_pubkey_h
                           std::int64_t created_at, const tag_list& extra_tags = {});
 
 // A wrap as received: kind 1059 (NIP59_NOT_GIFT_WRAP) and a valid event (verify()'s codes).
-result<void> check_wrap(const event& wrap);
+result<void> check_wrap(const event& wrap, bool verify_signature = true);
 
 // --- All-local paths
 
@@ -108,6 +108,10 @@ struct unwrap_options {
   // NIP-17-style check: the rumor must carry a ["p", <recipient pubkey>] tag
   // (NIP59_NOT_FOR_RECIPIENT), so a seal re-wrapped to someone else is noticed.
   bool require_recipient_tag = false;
+  // The wrap's own id and signature prove only that its one-time key signed it, which anyone can
+  // do: authorship rests on the seal's signature. Like nostr-tools and rust-nostr, unwrap skips
+  // them unless asked (events from the relay pool were verified on delivery already).
+  bool verify_wrap_signature = false;
 };
 
 struct unwrapped {

@@ -287,10 +287,15 @@ TEST(nip59_test, every_unwrap_failure_has_its_code) {
   // The wrap itself must be a valid event: NIP-01's codes pass through.
   event tampered = *good;
   tampered.content[10] = tampered.content[10] == 'A' ? 'B' : 'A';
-  EXPECT_EQ(unwrap_code(tampered, recipient), errc::id_mismatch);
+  nip59::unwrap_options verify_wrap;
+  verify_wrap.verify_wrap_signature = true;
+  EXPECT_EQ(unwrap_code(tampered, recipient, verify_wrap), errc::id_mismatch);
+  // By default the wrap's own id and signature are not checked; its content still is (MAC).
+  EXPECT_EQ(unwrap_code(tampered, recipient), errc::nip44_invalid_mac);
   event bad_sig = *good;
   bad_sig.sig[0] = bad_sig.sig[0] == '0' ? '1' : '0';
-  EXPECT_EQ(unwrap_code(bad_sig, recipient), errc::invalid_signature);
+  EXPECT_EQ(unwrap_code(bad_sig, recipient, verify_wrap), errc::invalid_signature);
+  EXPECT_EQ(unwrap_code(bad_sig, recipient), errc::ok);
   event bad_shape = *good;
   bad_shape.pubkey = "xyz";
   EXPECT_EQ(unwrap_code(bad_shape, recipient), errc::invalid_event);
