@@ -204,9 +204,17 @@ function measureSizes() {
     const sum = (k) => rows.reduce((a, r) => a + r[k], 0);
     return { files: rows, raw: sum('raw'), gz: sum('gz') };
   };
+  const tryBundle = (entry, extra) => {
+    try {
+      return bundle(entry, extra);
+    } catch (err) {
+      console.error(`  size: ${entry}: ${err.message}`);
+      return null;
+    }
+  };
   return {
-    split: bundle('js/index.browser.js', ['dist/core.wasm']),
-    single: bundle('js/index.single.js', []),
+    split: tryBundle('js/index.browser.js', ['dist/core.wasm']),
+    single: tryBundle('js/index.single.js', []),
   };
 }
 
@@ -293,12 +301,14 @@ function renderTable(rows, results, init, sizes, meta) {
       `| init to ready (fresh process, median of ${opts.initRuns}) | ${c('ours')} (single-file: ${c('ours (single-file)')}) | ${c('nostr-tools')} | ${c('nostr-wasm')} | ${c('rust-nostr')} | ${r('nostr-tools')} | ${r('nostr-wasm')} | ${r('rust-nostr')} | ≤ 60 ms: ${pass} |`,
     );
   }
-  if (sizes) {
+  if (sizes?.split) {
     const s = sizes.split;
     const pass = s.gz <= 120000 ? '✅' : '❌';
     L.push(
       `| browser bytes, split build (${describe(s)}) | ${kb(s.raw)} raw · **${kb(s.gz)} gz** | | | | | | | ≤ 120 KB gz: ${pass} ${kb(s.gz)} |`,
     );
+  }
+  if (sizes?.single) {
     const g = sizes.single;
     L.push(`| browser bytes, single-file build (${describe(g)}) | ${kb(g.raw)} raw · ${kb(g.gz)} gz | | | | | | | |`);
   }
@@ -314,7 +324,7 @@ function renderTable(rows, results, init, sizes, meta) {
     L.push('');
     L.push('Browser bytes per file (KB = 1000 B; gzip -9 each, summed):');
     for (const [name, b] of Object.entries(sizes))
-      for (const f of b.files) L.push(`- ${name}: \`${f.file}\` ${f.raw} B raw, ${f.gz} B gz`);
+      for (const f of b?.files ?? []) L.push(`- ${name}: \`${f.file}\` ${f.raw} B raw, ${f.gz} B gz`);
   }
   return L.join('\n');
 }
