@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every test: native GoogleTest (plain and ASan+UBSan), the package through the real WASM with
+# Every test: native GoogleTest (plain and ASan+UBSan), the fuzz targets for a short time, the package through the real WASM with
 # node --test, the TypeScript declarations, and the packed tarball in Node and headless Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +15,12 @@ if [ "${NOSTR_SKIP_SANITIZE:-0}" != 1 ]; then
     -DCMAKE_BUILD_TYPE=Debug -DNOSTR_SANITIZE=ON >/dev/null
   cmake --build build/asan -j"$jobs"
   (cd build/asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j"$jobs")
+fi
+
+if [ "${NOSTR_SKIP_FUZZ:-0}" != 1 ]; then
+  # Every libFuzzer target of tests/fuzz for a short bounded time (npm run fuzz runs them longer).
+  echo "== fuzz targets, ${NOSTR_FUZZ_SECONDS:-10} s each (clang-14, ASan + UBSan)"
+  bash scripts/fuzz.sh "${NOSTR_FUZZ_SECONDS:-10}"
 fi
 
 echo "== TypeScript declarations"

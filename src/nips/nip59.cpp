@@ -4,6 +4,7 @@
 #include "event/event_reader.hpp"
 #include "nips/nip44.hpp"
 #include "util/hex.hpp"
+#include "util/utf8.hpp"
 
 namespace nostr::nip59 {
 namespace {
@@ -67,6 +68,14 @@ result<event> parse_rumor(std::string_view json) {
   return e;
 }
 
+static bool text_is_utf8(const event& e) {
+  if (!utf8::valid(e.content)) return false;
+  for (const auto& t : e.tags)
+    for (const auto& v : t)
+      if (!utf8::valid(v)) return false;
+  return true;
+}
+
 result<void> check_rumor(const event& rumor, std::string_view author_pubkey_hex) {
   if (!unsigned_shape_ok(rumor)) return rumor_error("rumor id, pubkey, kind or created_at out of range");
   if (rumor.pubkey != author_pubkey_hex)
@@ -90,6 +99,9 @@ result<event> create_seal(const event& rumor, const crypto::keypair& author, con
                           const bytes32& nonce, const bytes32& aux, std::int64_t created_at) {
   if (created_at < 0) return make_error(errc::invalid_argument, "created_at must be non-negative");
   NOSTR_TRY(check_rumor(rumor, hex::encode(author.public_key())));
+  // The recipient's parse_rumor refuses text that is not UTF-8 (JSON is UTF-8): refuse it here
+  // rather than send a wrap nobody can open (found by tests/fuzz/nip59_unwrap).
+  if (!text_is_utf8(rumor)) return rumor_error("rumor content or tags are not UTF-8");
   auto content = nip44::encrypt(rumor_to_json(rumor), conversation_key, nonce);
   if (!content) return content.err();
   return finalize(seal_template(std::move(*content), created_at), author, aux);

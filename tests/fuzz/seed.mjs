@@ -1,0 +1,137 @@
+// Writes the seed corpora of the fuzz targets into <out>/<target>/ (an ignored build directory):
+// values taken from the third-party vectors (/work/shared/vectors, or NOSTR_VECTORS_DIR) and the
+// JSON, frame and envelope string literals of our own native tests. Targets that read a mode byte
+// get each seed once per mode.
+//   node tests/fuzz/seed.mjs build/fuzz/corpus
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const out = process.argv[2] ?? join(root, 'build', 'fuzz', 'corpus');
+const vectorsDir = process.env.NOSTR_VECTORS_DIR ?? join(root, '..', 'shared', 'vectors');
+
+// --- Collect.
+const events = [];   // event JSON texts
+const bech32 = [];   // NIP-19 strings
+const payloads = []; // NIP-44 base64 payloads
+const jsonTexts = []; // any JSON text from the tests
+const envelopes = []; // key=value|... texts
+
+function walk(v) {
+  if (Array.isArray(v)) return v.forEach(walk);
+  if (v && typeof v === 'object') {
+    if (typeof v.id === 'string' && typeof v.pubkey === 'string' && 'kind' in v) events.push(JSON.stringify(v));
+    return Object.values(v).forEach(walk);
+  }
+  if (typeof v !== 'string') return;
+  if (/^(npub|nsec|note|nprofile|nevent|naddr)1/.test(v)) bech32.push(v);
+  else if (v.length >= 132 && /^[A-Za-z0-9+/]+=*$/.test(v)) payloads.push(v);
+  else if (/^[{[]/.test(v)) {
+    try { walk(JSON.parse(v)); jsonTexts.push(v); } catch { /* not JSON */ }
+  }
+}
+if (existsSync(vectorsDir)) {
+  for (const f of readdirSync(vectorsDir).filter((f) => f.endsWith('.json'))) {
+    walk(JSON.parse(readFileSync(join(vectorsDir, f), 'utf8')));
+  }
+}
+
+// C++ string literals of the native tests: "..." with escapes, and R"(...)".
+function unescapeCpp(s) {
+  return s.replace(/\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|.)/g, (_, e) => {
+    if (e[0] === 'x') return String.fromCharCode(parseInt(e.slice(1), 16));
+    if (e[0] === 'u') return String.fromCharCode(parseInt(e.slice(1), 16));
+    return { n: '\n', t: '\t', r: '\r', 0: '\0', '\\': '\\', '"': '"', "'": "'" }[e] ?? e;
+  });
+}
+const testsDir = join(root, 'tests', 'native');
+for (const f of readdirSync(testsDir).filter((f) => f.endsWith('.cpp'))) {
+  const src = readFileSync(join(testsDir, f), 'utf8');
+  const lits = [];
+  for (const m of src.matchAll(/R"([^(]*)\(([\s\S]*?)\)\1"/g)) lits.push(m[2]);
+  for (const m of src.replace(/R"([^(]*)\([\s\S]*?\)\1"/g, '').matchAll(/"((?:[^"\\\n]|\\.)*)"/g)) {
+    lits.push(unescapeCpp(m[1]));
+  }
+  for (const s of lits) {
+    if (/^\s*[{[]/.test(s)) jsonTexts.push(s);
+    else if (s.startsWith('event=')) envelopes.push(s);
+    else if (/^(npub|nsec|note|nprofile|nevent|naddr)1/.test(s)) bech32.push(s);
+  }
+}
+
+// Hand-written shapes, so every target starts from something it accepts.
+const hex = (c) => c.repeat(64);
+const ev = { id: hex('a'), pubkey: hex('b'), created_at: 1700000000, kind: 1, tags: [['e', hex('c')], ['p', hex('d')]], content: 'hi', sig: 'e'.repeat(128) };
+events.push(JSON.stringify(ev));
+const evText = JSON.stringify(ev);
+const frames = [
+  `["EVENT","sub",${evText}]`, `["OK","${hex('a')}",true,""]`, `["OK","${hex('a')}",false,"rate-limited: slow down"]`,
+  '["EOSE","sub"]', '["CLOSED","sub","auth-required: log in"]', '["NOTICE","hello"]', '["AUTH","challenge"]',
+  '["COUNT","sub",{"count":3,"approximate":true}]',
+];
+const clientFrames = [
+  `["EVENT",${evText}]`, `["REQ","sub",{"kinds":[1],"#e":["${hex('c')}"],"limit":5},{"authors":["${hex('b')}"]}]`,
+  '["CLOSE","sub"]', `["AUTH",${evText}]`, '["COUNT","sub",{"since":1,"until":2}]',
+];
+const filters = [`{"ids":["${hex('a')}"],"authors":["${hex('b')}"],"kinds":[1,2],"#t":["nostr"],"since":1,"until":2000000000,"limit":10}`, '{}'];
+const nipxx = [
+  '{"ver":1,"message":"hello","thinking":"low","provider":"p","model":"m","tool_schema_version":1,"fallback_models":["a"]}',
+  '{"ver":1,"reason":"user_cancel"}', '{"ver":1,"text":"done","timestamp":1,"usage":{"input_tokens":1,"output_tokens":2}}',
+  '{"ver":1,"text":"d","seq":0,"timestamp":1}', '{"ver":1,"status":"thinking","text":"event=status|phase=start|ts=1"}',
+  '{"ver":1,"text":"event=tool|phase=start|name=web_fetch|call_id=call_123|target=https%3A%2F%2Fexample.com|ts=1771402416"}',
+  '{"ver":1,"code":"RATE_LIMITED","message":"slow"}', '{"ver":1,"name":"agent","tools":[]}',
+];
+envelopes.push('event=tool|phase=start|name=web_fetch|call_id=call_123|target=https%3A%2F%2Fexample.com|ts=1771402416',
+  'event=status|phase=end|runId=r1|timestamp=5');
+const agx = [
+  '{"v":1,"kind":"message","contentType":"application/a2a+json","role":"user","messageId":"m1","contextId":"c1","parts":[{"text":"hi"}],"subject":null,"autoDepth":1}',
+  '{"v":1,"kind":"message","contentType":"application/agx-task+json","role":"user","messageId":"m2","contextId":"task-1","parts":[{"text":"{\\"t\\":\\"req\\",\\"taskId\\":\\"task-1\\",\\"capability\\":\\"invoice.review\\",\\"payload\\":{\\"a\\":1}}"}],"subject":null}',
+  '{"v":1,"kind":"message","contentType":"application/agx-task+json","role":"agent","messageId":"m3","contextId":"task-1","parts":[{"text":"{\\"t\\":\\"res\\",\\"taskId\\":\\"task-1\\",\\"status\\":\\"completed\\",\\"output\\":[1]}"}],"subject":"s"}',
+  `{"v":1,"kind":"receipt","refEventId":"${hex('d')}","contextId":"c1","status":"delivered"}`,
+];
+const tasks = ['{"t":"req","taskId":"t1","capability":"echo","payload":{"x":[1,2]}}',
+  '{"t":"res","taskId":"t1","status":"failed","error":"handler failed"}', '{"t":"res","taskId":"t1","status":"completed"}',
+  'input-required'];
+const cards = [`{"v":1,"org":"Acme","npub":null,"nip05":"agent@acme.example.com","relays":["wss://relay.example.com"],"capabilities":["invoice.review","invoice.*"],"payloadTypes":["application/a2a+json"],"encryption":["nip44"],"version":"1.0.0"}`, '{}'];
+const rumor = { id: hex('a'), pubkey: hex('b'), created_at: 1700000000, kind: 3838, tags: [['p', hex('c')]], content: agx[0] };
+
+// --- Write.
+const uniq = (a) => [...new Set(a)];
+let files = 0;
+function seeds(target, texts, modes = null) {
+  const dir = join(out, target);
+  mkdirSync(dir, { recursive: true });
+  for (const t of uniq(texts)) {
+    const body = Buffer.from(t, 'utf8');
+    if (body.length > 16384) continue;  // long inputs only slow the fuzzer down
+    for (const m of modes ?? [null]) {
+      const data = m === null ? body : Buffer.concat([Buffer.from(m), body]);
+      writeFileSync(join(dir, createHash('sha1').update(data).digest('hex')), data);
+      files++;
+    }
+  }
+}
+seeds('event_json', [...events, ...jsonTexts]);
+seeds('filter', [...filters, ...jsonTexts.filter((t) => t.trim().startsWith('{'))]);
+seeds('relay_frame', [...frames], [[0], [2]]);
+seeds('relay_frame', [...clientFrames], [[1], [3]]);
+seeds('relay_frame', jsonTexts.filter((t) => /^\s*\["/.test(t)), [[0], [1]]);
+seeds('nip19', bech32);
+seeds('nip44', payloads, [[0]]);
+seeds('nip44', ['hello', 'a'.repeat(300), '\u00e9\u{1f600}'], [[1]]);
+seeds('nip59_unwrap', events, [[0], [4], [8], [12]]);
+seeds('nip59_unwrap', events, [[1]]);
+seeds('nip59_unwrap', [...events, JSON.stringify(rumor)], [[2], [6]]);
+seeds('nip59_unwrap', ['hello', '{"a":1}'], [[3]]);
+seeds('nip_xx_payload', [...nipxx, ...jsonTexts], [[0], [1], [2], [3], [4], [5], [6], [7]]);
+seeds('nip_xx_payload', events, [[8]]);
+seeds('nip_xx_envelope', envelopes);
+seeds('agx_message', [...agx, ...jsonTexts.filter((t) => t.includes('"v"'))], [[0, 0], [1, 0], [2, 5], [2, 4], [3, 1]]);
+seeds('agx_task', [...tasks, ...jsonTexts.filter((t) => t.includes('"t"'))]);
+seeds('agx_card', events, [[0]]);
+seeds('agx_card', [...cards, ...jsonTexts.filter((t) => t.includes('capabilities') || t.includes('org'))], [[1]]);
+seeds('agx_unwrap', events, [[0], [1]]);
+seeds('agx_unwrap', [JSON.stringify(rumor), JSON.stringify({ ...rumor, kind: 3839, content: agx[3], tags: [['p', hex('c')], ['e', hex('d')]] })], [[2]]);
+console.log(`seed corpora: ${files} files in ${out} (${events.length} events, ${bech32.length} NIP-19, ${payloads.length} NIP-44, ${jsonTexts.length} JSON and ${envelopes.length} envelope literals from the tests)`);
