@@ -11,8 +11,10 @@ echo "== native tests (ctest)"
 
 if [ "${NOSTR_SKIP_SANITIZE:-0}" != 1 ]; then
   echo "== native tests under ASan + UBSan (clang-14)"
+  # The same tree builds the fuzz targets (tests/fuzz), run below.
   [ -f build/asan/CMakeCache.txt ] || CC=clang-14 CXX=clang++-14 cmake -S . -B build/asan \
-    -DCMAKE_BUILD_TYPE=Debug -DNOSTR_SANITIZE=ON >/dev/null
+    -DCMAKE_BUILD_TYPE=Debug -DNOSTR_SANITIZE=ON -DNOSTR_FUZZ=ON >/dev/null
+  cmake -DNOSTR_FUZZ=ON build/asan >/dev/null
   cmake --build build/asan -j"$jobs"
   (cd build/asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j"$jobs")
 fi
@@ -20,6 +22,7 @@ fi
 if [ "${NOSTR_SKIP_FUZZ:-0}" != 1 ]; then
   # Every libFuzzer target of tests/fuzz for a short bounded time (npm run fuzz runs them longer).
   echo "== fuzz targets, ${NOSTR_FUZZ_SECONDS:-10} s each (clang-14, ASan + UBSan)"
+  if [ "${NOSTR_SKIP_SANITIZE:-0}" != 1 ]; then export NOSTR_FUZZ_BUILD=build/asan; fi
   bash scripts/fuzz.sh "${NOSTR_FUZZ_SECONDS:-10}"
 fi
 
