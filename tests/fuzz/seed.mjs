@@ -18,11 +18,14 @@ const bech32 = [];   // NIP-19 strings
 const payloads = []; // NIP-44 base64 payloads
 const jsonTexts = []; // any JSON text from the tests
 const envelopes = []; // key=value|... texts
+const nip05Bodies = []; // nostr.json responses
+const nip05Ids = ['_@example.com', 'agent@acme.example.com', 'bob@sub.domain.org'];
 
 function walk(v) {
   if (Array.isArray(v)) return v.forEach(walk);
   if (v && typeof v === 'object') {
     if (typeof v.id === 'string' && typeof v.pubkey === 'string' && 'kind' in v) events.push(JSON.stringify(v));
+    if (v.names && typeof v.names === 'object') nip05Bodies.push(JSON.stringify(v));
     return Object.values(v).forEach(walk);
   }
   if (typeof v !== 'string') return;
@@ -58,6 +61,8 @@ for (const f of readdirSync(testsDir).filter((f) => f.endsWith('.cpp'))) {
     if (/^\s*[{[]/.test(s)) jsonTexts.push(s);
     else if (s.startsWith('event=')) envelopes.push(s);
     else if (/^(npub|nsec|note|nprofile|nevent|naddr)1/.test(s)) bech32.push(s);
+    else if (/^[^\s@]{0,64}@[^\s@]{1,253}$/.test(s)) nip05Ids.push(s);
+    if (/^\s*\{/.test(s) && s.includes('"names"')) nip05Bodies.push(s);
   }
 }
 
@@ -133,5 +138,8 @@ seeds('agx_task', [...tasks, ...jsonTexts.filter((t) => t.includes('"t"'))]);
 seeds('agx_card', events, [[0]]);
 seeds('agx_card', [...cards, ...jsonTexts.filter((t) => t.includes('capabilities') || t.includes('org'))], [[1]]);
 seeds('agx_unwrap', events, [[0], [1]]);
+nip05Bodies.push(`{"names":{"_":"${hex('a')}","agent":"${hex('b').toUpperCase()}"},"relays":{"${hex('a')}":["wss://r.example.com"]}}`);
+seeds('agx_nip05', nip05Ids, [[0]]);
+seeds('agx_nip05', nip05Bodies, [[1]]);
 seeds('agx_unwrap', [JSON.stringify(rumor), JSON.stringify({ ...rumor, kind: 3839, content: agx[3], tags: [['p', hex('c')], ['e', hex('d')]] })], [[2]]);
 console.log(`seed corpora: ${files} files in ${out} (${events.length} events, ${bech32.length} NIP-19, ${payloads.length} NIP-44, ${jsonTexts.length} JSON and ${envelopes.length} envelope literals from the tests)`);
