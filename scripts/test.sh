@@ -30,4 +30,11 @@ echo "== TypeScript declarations"
 npx tsc -p tests/types/tsconfig.json
 
 echo "== package tests (node --test)"
-node --test --test-concurrency="$jobs" tests/js/
+# Every Node process of the suite logs what it prints into build/secrets-log (the preload changes
+# nothing else); afterwards no secret key of the shared vectors may appear in it.
+rm -rf build/secrets-log
+NOSTR_SECRETS_LOG="$PWD/build/secrets-log" NODE_OPTIONS="--import=$PWD/tests/support/secrets-capture.mjs ${NODE_OPTIONS:-}" \
+  node --test --test-concurrency="$jobs" tests/js/
+
+echo "== no test secret key in the suite's output"
+node tests/support/secrets-check.mjs build/secrets-log
