@@ -126,6 +126,9 @@ seeds('relay_frame', jsonTexts.filter((t) => /^\s*\["/.test(t)), [[0], [1]]);
 seeds('nip19', bech32);
 seeds('nip44', payloads, [[0]]);
 seeds('nip44', ['hello', 'a'.repeat(300), '\u00e9\u{1f600}'], [[1]]);
+// Padded blocks: u16 length, plaintext, zero padding to 32; and the extended u32 prefix.
+const block = (text, pad) => '\u0000' + String.fromCharCode(text.length) + text + '\u0000'.repeat(pad - text.length);
+seeds('nip44', [block('hello', 32), block('a'.repeat(40), 64), '\u0000\u0000\u0000\u0001\u0000\u0000' + 'x'.repeat(32)], [[2]]);
 seeds('nip59_unwrap', events, [[0], [4], [8], [12]]);
 seeds('nip59_unwrap', events, [[1]]);
 seeds('nip59_unwrap', [...events, JSON.stringify(rumor)], [[2], [6]]);
