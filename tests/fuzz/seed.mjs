@@ -142,6 +142,7 @@ seeds('agx_card', events, [[0]]);
 seeds('agx_card', [...cards, ...jsonTexts.filter((t) => t.includes('capabilities') || t.includes('org'))], [[1]]);
 seeds('agx_unwrap', events, [[0], [1]]);
 nip05Bodies.push(`{"names":{"_":"${hex('a')}","agent":"${hex('b').toUpperCase()}"},"relays":{"${hex('a')}":["wss://r.example.com"]}}`);
+seeds('relay_subscriptions', events.map((e) => `F["EVENT","s1",${e}]\nG["EVENT","s2",${e}]\nF["EOSE","s1"]\nD\nR\nF["EVENT","s1",${e}]\nC\nG["EVENT","s2",${e}]\nG["CLOSED","s1","auth-required: x"]\nQ`));
 seeds('agx_nip05', nip05Ids, [[0]]);
 seeds('agx_nip05', nip05Bodies, [[1]]);
 seeds('agx_unwrap', [JSON.stringify(rumor), JSON.stringify({ ...rumor, kind: 3839, content: agx[3], tags: [['p', hex('c')], ['e', hex('d')]] })], [[2]]);
