@@ -41,6 +41,19 @@ if (existsSync(vectorsDir)) {
   }
 }
 
+// The conformance vectors (real AGX wraps, NIP-XX run events, payloads and envelopes).
+const conformanceDir = join(root, 'tests', 'conformance');
+for (const f of readdirSync(conformanceDir).filter((f) => f.endsWith('.json'))) {
+  const doc = JSON.parse(readFileSync(join(conformanceDir, f), 'utf8'));
+  walk(doc);
+  for (const c of doc.cases ?? []) {
+    if (typeof c.payload === 'string') jsonTexts.push(c.payload);
+    if (typeof c.text === 'string' && c.text.startsWith('event=')) envelopes.push(c.text);
+    for (const st of c.steps ?? []) if (typeof st.plaintext === 'string') jsonTexts.push(st.plaintext);
+    if (c.rumor) jsonTexts.push(c.rumor.content);
+  }
+}
+
 // C++ string literals of the native tests: "..." with escapes, and R"(...)".
 function unescapeCpp(s) {
   return s.replace(/\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|.)/g, (_, e) => {
