@@ -16,7 +16,7 @@
 //   node bench/run.mjs --clock cpu        time by process CPU time instead of wall time (steadier
 //                                         on a busy machine; counts GC and compiler threads too)
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -141,9 +141,11 @@ async function measureRow(row) {
 }
 
 // ---------------------------------------------------------------- init-to-ready (child processes)
+// Ours through what package.json exports (the bundled entries in dist/ when they exist).
+const entryFile = (name) => (existsSync(join(OURS, `dist/${name}`)) ? `dist/${name}` : `js/${name}`);
 const INIT_SCRIPTS = {
-  ours: `const m = await import(${JSON.stringify(pathToFileURL(join(OURS, 'js/index.node.js')).href)}); await m.init();`,
-  'ours (single-file)': `const m = await import(${JSON.stringify(pathToFileURL(join(OURS, 'js/index.single.js')).href)}); await m.init();`,
+  ours: `const m = await import(${JSON.stringify(pathToFileURL(join(OURS, entryFile('index.node.js'))).href)}); await m.init();`,
+  'ours (single-file)': `const m = await import(${JSON.stringify(pathToFileURL(join(OURS, entryFile('index.single.js'))).href)}); await m.init();`,
   'nostr-tools': `const m = await import('nostr-tools'); m.getPublicKey(m.generateSecretKey());`,
   'nostr-wasm': `const m = await import('nostr-wasm'); const nw = await m.initNostrWasm(); nw.getPublicKey(nw.generateSecretKey());`,
   'rust-nostr': `const m = (await import('@rust-nostr/nostr-sdk')).default; await m.loadWasmAsync(); m.Keys.generate().publicKey;`,
@@ -213,8 +215,8 @@ function measureSizes() {
     }
   };
   return {
-    split: tryBundle('js/index.browser.js', ['dist/core.wasm']),
-    single: tryBundle('js/index.single.js', []),
+    split: tryBundle(entryFile('index.browser.js'), ['dist/core.wasm']),
+    single: tryBundle(entryFile('index.single.js'), []),
   };
 }
 

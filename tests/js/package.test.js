@@ -141,7 +141,7 @@ test('the tarball holds exactly the JS entry points, their types and the built m
 
 test("node: import 'nostr-agents' from the installed tarball signs and verifies", TIMEOUT, async (t) => {
   const r = await nodeCheck('nostr-agents');
-  assert.equal(r.resolved, pathToFileURL(path.join(pkg.pkgDir, 'js/index.node.js')).href, 'resolved entry');
+  assert.equal(r.resolved, pathToFileURL(path.join(pkg.pkgDir, 'dist/index.node.js')).href, 'resolved entry');
   assertChecksPass(r);
   assert.equal(r.stderr, '', 'the import printed to stderr');
   t.diagnostic(`node split: import ${r.importMs.toFixed(1)} ms, init ${r.initMs.toFixed(1)} ms, process ${Math.round(r.processMs)} ms`);
@@ -149,7 +149,7 @@ test("node: import 'nostr-agents' from the installed tarball signs and verifies"
 
 test("node: import 'nostr-agents/single' from the installed tarball signs and verifies", TIMEOUT, async (t) => {
   const r = await nodeCheck('nostr-agents/single');
-  assert.equal(r.resolved, pathToFileURL(path.join(pkg.pkgDir, 'js/index.single.js')).href, 'resolved entry');
+  assert.equal(r.resolved, pathToFileURL(path.join(pkg.pkgDir, 'dist/index.single.js')).href, 'resolved entry');
   assertChecksPass(r);
   assert.equal(r.stderr, '', 'the import printed to stderr');
   t.diagnostic(`node single: import ${r.importMs.toFixed(1)} ms, init ${r.initMs.toFixed(1)} ms, process ${Math.round(r.processMs)} ms`);

@@ -153,7 +153,7 @@ test('browser: <script type=module> + import map, no bundler: streams dist/core.
   assertChecksPass(r.result);
   assertStreamedWasm(r, `${PKG_URL}/dist/core.wasm`);
   const paths = r.requests.map((q) => q.path);
-  assert.ok(paths.includes(`${PKG_URL}/js/index.browser.js`), 'loaded js/index.browser.js');
+  assert.ok(paths.includes(`${PKG_URL}/dist/index.browser.js`), 'loaded dist/index.browser.js');
   assert.ok(!paths.some((p) => p.includes('index.node.js') || p.includes('core-single')), paths.join(' '));
   record(t, 'unbundled split', r, ` (Chromium ${browser.version})`);
 });
@@ -162,13 +162,13 @@ test('browser: <script type=module> + import map, single-file entry: no .wasm re
   const r = await load('/single.html');
   assertChecksPass(r.result);
   assertEmbeddedWasm(r);
-  assert.ok(r.requests.some((q) => q.path === `${PKG_URL}/js/index.single.js`), 'loaded js/index.single.js');
+  assert.ok(r.requests.some((q) => q.path === `${PKG_URL}/dist/index.single.js`), 'loaded dist/index.single.js');
   record(t, 'unbundled single', r);
 });
 
 test("browser: esbuild bundle of 'nostr-agents' with dist/core.wasm copied next to it", TIMEOUT, async (t) => {
   const b = await bundle('app-split.js', 'bundle-split');
-  assert.ok(b.inputs.includes(`node_modules/${PACKAGE_NAME}/js/index.browser.js`), `esbuild inputs: ${b.inputs}`);
+  assert.ok(b.inputs.includes(`node_modules/${PACKAGE_NAME}/dist/index.browser.js`), `esbuild inputs: ${b.inputs}`);
   assert.ok(!b.inputs.some((i) => i.includes('index.node.js')), 'esbuild picked the Node entry');
   assert.ok(!b.code.includes('node:fs'), 'the browser bundle references node:fs');
   await copyFile(path.join(pkg.pkgDir, 'dist/core.wasm'), path.join(pkg.scratch, 'bundle-split/core.wasm'));
@@ -180,7 +180,7 @@ test("browser: esbuild bundle of 'nostr-agents' with dist/core.wasm copied next 
 
 test("browser: esbuild bundle of 'nostr-agents/single' works with no extra step", TIMEOUT, async (t) => {
   const b = await bundle('app-single.js', 'bundle-single');
-  assert.ok(b.inputs.includes(`node_modules/${PACKAGE_NAME}/js/index.single.js`), `esbuild inputs: ${b.inputs}`);
+  assert.ok(b.inputs.includes(`node_modules/${PACKAGE_NAME}/dist/index.single.js`), `esbuild inputs: ${b.inputs}`);
   const r = await load('/bundle-single/');
   assertChecksPass(r.result);
   assertEmbeddedWasm(r);
