@@ -1,4 +1,4 @@
-// Bundles each package entry (js/index.{node,browser,single}.js and everything they import) into
+// Bundles each package entry (js/index.{node,browser,single}.js, js/index.lite.{node,browser}.js and everything they import) into
 // one minified ES module in dist/, next to the WASM loader it imports. js/ stays the source of
 // truth (tests import it directly); package.json "exports" point at these bundles, so an app loads
 // one JS module plus the loader instead of ~40 modules (fewer bytes, faster start-up).
@@ -15,7 +15,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const keepLoaders = {
   name: 'keep-wasm-loaders',
   setup(b) {
-    b.onResolve({ filter: /\/dist\/core(-single)?\.mjs$/ }, (args) => ({
+    b.onResolve({ filter: /\/dist\/core(-single|-lite)?\.mjs$/ }, (args) => ({
       path: `./${args.path.split('/').pop()}`,
       external: true,
     }));
@@ -54,5 +54,8 @@ const results = await Promise.all([
   build({ ...common, entryPoints: ['js/index.node.js'], outfile: 'dist/index.node.js', platform: 'node', packages: 'external' }),
   build({ ...common, entryPoints: ['js/index.browser.js'], outfile: 'dist/index.browser.js', platform: 'browser', packages: 'external' }),
   build({ ...common, entryPoints: ['js/index.single.js'], outfile: 'dist/index.single.js', platform: 'neutral', packages: 'external' }),
+  // `nostr-agents/lite`: without the relay pool and the protocol layers, on dist/core-lite.wasm.
+  build({ ...common, entryPoints: ['js/index.lite.node.js'], outfile: 'dist/lite.node.js', platform: 'node', packages: 'external' }),
+  build({ ...common, entryPoints: ['js/index.lite.browser.js'], outfile: 'dist/lite.browser.js', platform: 'browser', packages: 'external' }),
 ]);
 results.forEach(save);

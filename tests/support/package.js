@@ -20,6 +20,11 @@ export const DIST_FILES = [
   'dist/index.browser.js',
   'dist/index.node.js',
   'dist/index.single.js',
+  // `nostr-agents/lite`: the module without the protocol layers, and its bundled entries.
+  'dist/core-lite.mjs',
+  'dist/core-lite.wasm',
+  'dist/lite.browser.js',
+  'dist/lite.node.js',
 ];
 
 /** Throws a clear message when the WASM build has not been run. */

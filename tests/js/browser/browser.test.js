@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -52,8 +52,16 @@ before(
       imports: {
         [PACKAGE_NAME]: `${PKG_URL}/${browserTarget(exports['.']).replace(/^\.\//, '')}`,
         [`${PACKAGE_NAME}/single`]: `${PKG_URL}/${browserTarget(exports['./single']).replace(/^\.\//, '')}`,
+        [`${PACKAGE_NAME}/lite`]: `${PKG_URL}/${browserTarget(exports['./lite']).replace(/^\.\//, '')}`,
       },
     };
+    await writeFile(
+      path.join(app, 'app-lite.js'),
+      (await readFile(path.join(consumerDir, 'app-split.js'), 'utf8'))
+        .replace(`from '${PACKAGE_NAME}'`, `from '${PACKAGE_NAME}/lite'`)
+        .replace("'browser split'", "'browser lite'"),
+    );
+    await writeFile(path.join(pkg.scratch, 'lite.html'), page('unbundled, lite', '/app/app-lite.js', importMap));
     await writeFile(path.join(pkg.scratch, 'split.html'), page('unbundled, split', '/app/app-split.js', importMap));
     await writeFile(path.join(pkg.scratch, 'single.html'), page('unbundled, single file', '/app/app-single.js', importMap));
     server = await startStaticServer(pkg.scratch);
@@ -156,6 +164,16 @@ test('browser: <script type=module> + import map, no bundler: streams dist/core.
   assert.ok(paths.includes(`${PKG_URL}/dist/index.browser.js`), 'loaded dist/index.browser.js');
   assert.ok(!paths.some((p) => p.includes('index.node.js') || p.includes('core-single')), paths.join(' '));
   record(t, 'unbundled split', r, ` (Chromium ${browser.version})`);
+});
+
+test('browser: nostr-agents/lite through the import map: streams dist/core-lite.wasm only, signs, verifies', TIMEOUT, async (t) => {
+  const r = await load('/lite.html');
+  assertChecksPass(r.result);
+  assertStreamedWasm(r, `${PKG_URL}/dist/core-lite.wasm`);
+  const paths = r.requests.map((q) => q.path);
+  assert.ok(paths.includes(`${PKG_URL}/dist/lite.browser.js`), 'loaded dist/lite.browser.js');
+  assert.ok(!paths.some((p) => /\/dist\/(core\.mjs|index\.)/.test(p)), paths.join(' '));
+  record(t, 'unbundled lite', r);
 });
 
 test('browser: <script type=module> + import map, single-file entry: no .wasm request, signs, verifies', TIMEOUT, async (t) => {
