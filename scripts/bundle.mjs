@@ -22,6 +22,27 @@ const keepLoaders = {
   },
 };
 
+// The main entries share js/core.js (the one WASM instance and its loader) and js/errors.js (the
+// NostrError class) with the unbundled sources instead of inlining copies: code that imports
+// js/ modules directly (nostr-agents/relay-server, the CLI, tests of internals) then uses the same
+// instance as an app that imported the package. The lite entries inline them: they load another
+// module and must not replace the main entry's loader.
+const shareCoreState = {
+  name: 'share-core-state',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/(core|errors)\.js$/ }, (args) =>
+      args.importer.startsWith(resolve(root, 'js')) && dirname(args.importer) === resolve(root, 'js')
+        ? { path: `../js/${args.path.slice(2)}`, external: true }
+        : undefined,
+    );
+    b.onResolve({ filter: /^\.\.\/(core|errors)\.js$/ }, (args) =>
+      dirname(dirname(args.importer)) === resolve(root, 'js') || dirname(args.importer).startsWith(resolve(root, 'js') + '/')
+        ? { path: `../js/${args.path.slice(3)}`, external: true }
+        : undefined,
+    );
+  },
+};
+
 const common = {
   bundle: true,
   format: 'esm',
@@ -38,6 +59,8 @@ const common = {
   write: false,
 };
 
+const shared = { ...common, plugins: [keepLoaders, shareCoreState] };
+
 // Written only when changed, through a rename: test files running in parallel each rebundle
 // before `npm pack` and must never read a half-written file.
 function save(result) {
@@ -51,9 +74,9 @@ function save(result) {
 
 const results = await Promise.all([
   // Node: dependencies (ws) stay imports; node: built-ins are external on platform node.
-  build({ ...common, entryPoints: ['js/index.node.js'], outfile: 'dist/index.node.js', platform: 'node', packages: 'external' }),
-  build({ ...common, entryPoints: ['js/index.browser.js'], outfile: 'dist/index.browser.js', platform: 'browser', packages: 'external' }),
-  build({ ...common, entryPoints: ['js/index.single.js'], outfile: 'dist/index.single.js', platform: 'neutral', packages: 'external' }),
+  build({ ...shared, entryPoints: ['js/index.node.js'], outfile: 'dist/index.node.js', platform: 'node', packages: 'external' }),
+  build({ ...shared, entryPoints: ['js/index.browser.js'], outfile: 'dist/index.browser.js', platform: 'browser', packages: 'external' }),
+  build({ ...shared, entryPoints: ['js/index.single.js'], outfile: 'dist/index.single.js', platform: 'neutral', packages: 'external' }),
   // `nostr-agents/lite`: without the relay pool and the protocol layers, on dist/core-lite.wasm.
   build({ ...common, entryPoints: ['js/index.lite.node.js'], outfile: 'dist/lite.node.js', platform: 'node', packages: 'external' }),
   build({ ...common, entryPoints: ['js/index.lite.browser.js'], outfile: 'dist/lite.browser.js', platform: 'browser', packages: 'external' }),
