@@ -16,7 +16,7 @@
 //   node bench/run.mjs --clock cpu        time by process CPU time instead of wall time (steadier
 //                                         on a busy machine; counts GC and compiler threads too)
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -141,9 +141,14 @@ async function measureRow(row) {
 }
 
 // ---------------------------------------------------------------- init-to-ready (child processes)
+// Ours through what package.json exports (the bundled entries in dist/ when they exist).
+const entryFile = (name) => (existsSync(join(OURS, `dist/${name}`)) ? `dist/${name}` : `js/${name}`);
 const INIT_SCRIPTS = {
-  ours: `const m = await import(${JSON.stringify(pathToFileURL(join(OURS, 'js/index.node.js')).href)}); await m.init();`,
-  'ours (single-file)': `const m = await import(${JSON.stringify(pathToFileURL(join(OURS, 'js/index.single.js')).href)}); await m.init();`,
+  ours: `const m = await import(${JSON.stringify(pathToFileURL(join(OURS, entryFile('index.node.js'))).href)}); await m.init();`,
+  'ours (single-file)': `const m = await import(${JSON.stringify(pathToFileURL(join(OURS, entryFile('index.single.js'))).href)}); await m.init();`,
+  ...(existsSync(join(OURS, 'dist/lite.node.js'))
+    ? { 'ours (lite)': `const m = await import(${JSON.stringify(pathToFileURL(join(OURS, 'dist/lite.node.js')).href)}); await m.init();` }
+    : {}),
   'nostr-tools': `const m = await import('nostr-tools'); m.getPublicKey(m.generateSecretKey());`,
   'nostr-wasm': `const m = await import('nostr-wasm'); const nw = await m.initNostrWasm(); nw.getPublicKey(nw.generateSecretKey());`,
   'rust-nostr': `const m = (await import('@rust-nostr/nostr-sdk')).default; await m.loadWasmAsync(); m.Keys.generate().publicKey;`,
@@ -213,8 +218,9 @@ function measureSizes() {
     }
   };
   return {
-    split: tryBundle('js/index.browser.js', ['dist/core.wasm']),
-    single: tryBundle('js/index.single.js', []),
+    split: tryBundle(entryFile('index.browser.js'), ['dist/core.wasm']),
+    single: tryBundle(entryFile('index.single.js'), []),
+    ...(existsSync(join(OURS, 'dist/lite.browser.js')) ? { lite: tryBundle('dist/lite.browser.js', ['dist/core-lite.wasm']) } : {}),
   };
 }
 
@@ -255,7 +261,7 @@ const kb = (b) => `${(b / 1000).toFixed(1)} KB`;
 const describe = (b) => {
   const js = b.files.filter((f) => f.file.startsWith('js/')).length;
   const dist = b.files.filter((f) => !f.file.startsWith('js/')).map((f) => f.file);
-  return `${dist.join(' + ')} + ${js} js/*.js; gzip -9 per file`;
+  return `${dist.join(' + ')}${js ? ` + ${js} js/*.js` : ''}; gzip -9 per file`;
 };
 
 function targetCell(row, res) {
@@ -298,7 +304,7 @@ function renderTable(rows, results, init, sizes, meta) {
     const r = (p) => (typeof init.ours === 'object' && typeof init[p] === 'object' ? `${(init[p].ms / init.ours.ms).toFixed(2)}×` : 'n/a');
     const pass = typeof init.ours === 'object' ? (init.ours.ms <= 60 ? '✅' : '❌') + ` ${init.ours.ms.toFixed(1)} ms` : '—';
     L.push(
-      `| init to ready (fresh process, median of ${opts.initRuns}) | ${c('ours')} (single-file: ${c('ours (single-file)')}) | ${c('nostr-tools')} | ${c('nostr-wasm')} | ${c('rust-nostr')} | ${r('nostr-tools')} | ${r('nostr-wasm')} | ${r('rust-nostr')} | ≤ 60 ms: ${pass} |`,
+      `| init to ready (fresh process, median of ${opts.initRuns}) | ${c('ours')} (single-file: ${c('ours (single-file)')}${init['ours (lite)'] ? `; lite: ${c('ours (lite)')}` : ''}) | ${c('nostr-tools')} | ${c('nostr-wasm')} | ${c('rust-nostr')} | ${r('nostr-tools')} | ${r('nostr-wasm')} | ${r('rust-nostr')} | ≤ 60 ms: ${pass} |`,
     );
   }
   if (sizes?.split) {
@@ -306,6 +312,13 @@ function renderTable(rows, results, init, sizes, meta) {
     const pass = s.gz <= 120000 ? '✅' : '❌';
     L.push(
       `| browser bytes, split build (${describe(s)}) | ${kb(s.raw)} raw · **${kb(s.gz)} gz** | | | | | | | ≤ 120 KB gz: ${pass} ${kb(s.gz)} |`,
+    );
+  }
+  if (sizes?.lite) {
+    const s = sizes.lite;
+    const pass = s.gz <= 120000 ? '✅' : '❌';
+    L.push(
+      `| browser bytes, \`nostr-agents/lite\` (sign/verify/encrypt/wrap, no relay pool or protocols; ${describe(s)}) | ${kb(s.raw)} raw · **${kb(s.gz)} gz** | | | | | | | ≤ 120 KB gz: ${pass} ${kb(s.gz)} |`,
     );
   }
   if (sizes?.single) {

@@ -7,6 +7,7 @@
 
 #include "crypto/hash.hpp"
 #include "event/event.hpp"
+#include "event/event_reader.hpp"
 #include "event/filter.hpp"
 #include "keys.hpp"
 #include "support.hpp"
@@ -77,14 +78,14 @@ void hash_scratch(std::size_t len) {
 int match_filter_json(const std::string& filter_json, const std::string& event_json) {
   auto f = parse_filter(filter_json);
   if (!f) return -fail_code(f.err());
-  auto e = parse_event(event_json);
+  auto e = read_event(event_json);  // the DOM-free reader: same acceptance and errors as parse_event
   if (!e) return -fail_code(e.err());
   return matches(*f, *e) ? 1 : 0;
 }
 
 // Parse + verify of an event given as JSON text (relay frames arrive as text).
 int verify_json(const std::string& json) {
-  auto e = parse_event(json);
+  auto e = read_event(json);
   if (!e) return fail_code(e.err());
   auto r = verify(*e);
   return r ? 0 : fail_code(r.err());

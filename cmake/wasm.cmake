@@ -23,6 +23,19 @@ foreach(variant core core-single)
   set_target_properties(${variant} PROPERTIES SUFFIX ".mjs" RUNTIME_OUTPUT_DIRECTORY ${NOSTR_DIST_DIR})
 endforeach()
 target_link_options(core-single PRIVATE -sSINGLE_FILE=1)
+
+# The lite module (subpath export `nostr-agents/lite`): keys, events, NIP-19/44/59/13/40 and the
+# signers, without the relay codec and the NIP-XX/AGX protocol layers, for apps that only sign,
+# verify and encrypt. An explicit list, so new protocol binding files stay out of it.
+set(NOSTR_LITE_BINDING_SOURCES)
+foreach(name support keys event nip13 nip19 nip40 nip44 nip59 wrap_inputs)
+  list(APPEND NOSTR_LITE_BINDING_SOURCES ${CMAKE_SOURCE_DIR}/bindings/${name}.cpp)
+endforeach()
+add_executable(core-lite ${NOSTR_LITE_BINDING_SOURCES})
+target_link_libraries(core-lite PRIVATE nostr_core secp256k1 sodium)
+target_compile_options(core-lite PRIVATE -Wall -Wextra -fno-exceptions)
+target_link_options(core-lite PRIVATE ${NOSTR_WASM_LINK_FLAGS})
+set_target_properties(core-lite PROPERTIES SUFFIX ".mjs" RUNTIME_OUTPUT_DIRECTORY ${NOSTR_DIST_DIR})
 target_compile_options(nostr_core PRIVATE -O3)
 
 # Size where speed does not matter: protocol logic, relay frames, NIP-19 and the Embind glue are

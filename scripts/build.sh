@@ -14,3 +14,4 @@ fi
 
 [ -f build/wasm/CMakeCache.txt ] || emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/wasm -j"$jobs"
+node scripts/bundle.mjs  # one JS module per package entry: dist/index.{node,browser,single}.js

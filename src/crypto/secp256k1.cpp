@@ -130,10 +130,36 @@ bytes64 keypair::sign(const std::uint8_t* msg, std::size_t len, const bytes32& a
   return sig;
 }
 
+namespace {
+
+// Parsed x-only keys of recent authors. Parsing lifts x to a point (a field square root, about a
+// sixth of a verification); a feed has few authors, so most verifications skip it. Public data
+// only; direct-mapped on key bytes (keys are uniformly random x coordinates, so that is a hash).
+struct parsed_key {
+  bytes32 key{};
+  secp256k1_xonly_pubkey point{};
+  bool used = false;
+};
+parsed_key g_parsed_keys[64];
+
+const secp256k1_xonly_pubkey* parse_xonly_cached(const bytes32& pub) {
+  parsed_key& slot = g_parsed_keys[(pub[0] ^ pub[31]) & 63];
+  if (slot.used && slot.key == pub) return &slot.point;
+  if (secp256k1_xonly_pubkey_parse(ctx(), &slot.point, pub.data()) != 1) {
+    slot.used = false;
+    return nullptr;
+  }
+  slot.key = pub;
+  slot.used = true;
+  return &slot.point;
+}
+
+}  // namespace
+
 bool schnorr_verify(const bytes64& sig, const std::uint8_t* msg, std::size_t len, const bytes32& pub) {
-  secp256k1_xonly_pubkey pk;
-  if (secp256k1_xonly_pubkey_parse(ctx(), &pk, pub.data()) != 1) return false;
-  return secp256k1_schnorrsig_verify(ctx(), sig.data(), msg, len, &pk) == 1;
+  const secp256k1_xonly_pubkey* pk = parse_xonly_cached(pub);
+  if (pk == nullptr) return false;
+  return secp256k1_schnorrsig_verify(ctx(), sig.data(), msg, len, pk) == 1;
 }
 
 result<bytes32> ecdh_xonly(const bytes32& sk, const bytes32& pub) {

@@ -141,7 +141,7 @@ test('the tarball holds exactly the JS entry points, their types and the built m
 
 test("node: import 'nostr-agents' from the installed tarball signs and verifies", TIMEOUT, async (t) => {
   const r = await nodeCheck('nostr-agents');
-  assert.equal(r.resolved, pathToFileURL(path.join(pkg.pkgDir, 'js/index.node.js')).href, 'resolved entry');
+  assert.equal(r.resolved, pathToFileURL(path.join(pkg.pkgDir, 'dist/index.node.js')).href, 'resolved entry');
   assertChecksPass(r);
   assert.equal(r.stderr, '', 'the import printed to stderr');
   t.diagnostic(`node split: import ${r.importMs.toFixed(1)} ms, init ${r.initMs.toFixed(1)} ms, process ${Math.round(r.processMs)} ms`);
@@ -149,10 +149,28 @@ test("node: import 'nostr-agents' from the installed tarball signs and verifies"
 
 test("node: import 'nostr-agents/single' from the installed tarball signs and verifies", TIMEOUT, async (t) => {
   const r = await nodeCheck('nostr-agents/single');
-  assert.equal(r.resolved, pathToFileURL(path.join(pkg.pkgDir, 'js/index.single.js')).href, 'resolved entry');
+  assert.equal(r.resolved, pathToFileURL(path.join(pkg.pkgDir, 'dist/index.single.js')).href, 'resolved entry');
   assertChecksPass(r);
   assert.equal(r.stderr, '', 'the import printed to stderr');
   t.diagnostic(`node single: import ${r.importMs.toFixed(1)} ms, init ${r.initMs.toFixed(1)} ms, process ${Math.round(r.processMs)} ms`);
+});
+
+test("node: import 'nostr-agents/lite' from the installed tarball signs, verifies and leaves the protocol layers out", TIMEOUT, async (t) => {
+  const r = await nodeCheck('nostr-agents/lite');
+  assert.equal(r.resolved, pathToFileURL(path.join(pkg.pkgDir, 'dist/lite.node.js')).href, 'resolved entry');
+  assertChecksPass(r);
+  assert.equal(r.stderr, '', 'the import printed to stderr');
+  const check = await run(
+    process.execPath,
+    ['--input-type=module', '-e', "const m = await import('nostr-agents/lite'); console.log(JSON.stringify(['RelayPool', 'agx', 'nipxx', 'serveAgent', 'LocalSigner', 'nip59'].map((k) => k in m)))"],
+    { cwd: pkg.scratch, timeoutMs: 30_000 },
+  );
+  assert.equal(check.code, 0, check.stderr);
+  assert.deepEqual(JSON.parse(check.stdout.trim()), [false, false, false, false, true, true]);
+  const lite = readFileSync(path.join(pkg.pkgDir, 'dist/core-lite.wasm'));
+  const full = readFileSync(path.join(pkg.pkgDir, 'dist/core.wasm'));
+  assert.ok(lite.length < full.length, `core-lite.wasm (${lite.length} B) is not smaller than core.wasm (${full.length} B)`);
+  t.diagnostic(`node lite: import ${r.importMs.toFixed(1)} ms, init ${r.initMs.toFixed(1)} ms; core-lite.wasm ${lite.length} B (${await gzipSize(lite)} gz)`);
 });
 
 test('node: init-to-ready time, both entries (printed; generous bounds only)', TIMEOUT, async (t) => {

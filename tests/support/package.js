@@ -12,7 +12,20 @@ export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const PACKAGE_NAME = 'nostr-agents';
 
 /** The built files the package ships; `npm pack` would silently leave out a missing one. */
-export const DIST_FILES = ['dist/core.mjs', 'dist/core.wasm', 'dist/core-single.mjs'];
+export const DIST_FILES = [
+  'dist/core.mjs',
+  'dist/core.wasm',
+  'dist/core-single.mjs',
+  // The bundled entries (scripts/bundle.mjs), rebuilt from js/ before every pack.
+  'dist/index.browser.js',
+  'dist/index.node.js',
+  'dist/index.single.js',
+  // `nostr-agents/lite`: the module without the protocol layers, and its bundled entries.
+  'dist/core-lite.mjs',
+  'dist/core-lite.wasm',
+  'dist/lite.browser.js',
+  'dist/lite.node.js',
+];
 
 /** Throws a clear message when the WASM build has not been run. */
 export function assertDistBuilt() {
@@ -108,6 +121,8 @@ function npmEnv(workDir) {
 /** `npm pack` of the repository into workDir; returns { tarball, files, size, unpackedSize }. */
 export async function packRepo(workDir) {
   assertDistBuilt();
+  // The entry bundles are cheap to make (well under a second) and must match js/ as it is now.
+  await runOk(process.execPath, [path.join(repoRoot, 'scripts/bundle.mjs')], { cwd: repoRoot });
   const dest = path.join(workDir, 'pack');
   await mkdir(dest, { recursive: true });
   // --ignore-scripts: the tests check what is on disk, and must never start a build.

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -52,8 +52,16 @@ before(
       imports: {
         [PACKAGE_NAME]: `${PKG_URL}/${browserTarget(exports['.']).replace(/^\.\//, '')}`,
         [`${PACKAGE_NAME}/single`]: `${PKG_URL}/${browserTarget(exports['./single']).replace(/^\.\//, '')}`,
+        [`${PACKAGE_NAME}/lite`]: `${PKG_URL}/${browserTarget(exports['./lite']).replace(/^\.\//, '')}`,
       },
     };
+    await writeFile(
+      path.join(app, 'app-lite.js'),
+      (await readFile(path.join(consumerDir, 'app-split.js'), 'utf8'))
+        .replace(`from '${PACKAGE_NAME}'`, `from '${PACKAGE_NAME}/lite'`)
+        .replace("'browser split'", "'browser lite'"),
+    );
+    await writeFile(path.join(pkg.scratch, 'lite.html'), page('unbundled, lite', '/app/app-lite.js', importMap));
     await writeFile(path.join(pkg.scratch, 'split.html'), page('unbundled, split', '/app/app-split.js', importMap));
     await writeFile(path.join(pkg.scratch, 'single.html'), page('unbundled, single file', '/app/app-single.js', importMap));
     server = await startStaticServer(pkg.scratch);
@@ -153,22 +161,32 @@ test('browser: <script type=module> + import map, no bundler: streams dist/core.
   assertChecksPass(r.result);
   assertStreamedWasm(r, `${PKG_URL}/dist/core.wasm`);
   const paths = r.requests.map((q) => q.path);
-  assert.ok(paths.includes(`${PKG_URL}/js/index.browser.js`), 'loaded js/index.browser.js');
+  assert.ok(paths.includes(`${PKG_URL}/dist/index.browser.js`), 'loaded dist/index.browser.js');
   assert.ok(!paths.some((p) => p.includes('index.node.js') || p.includes('core-single')), paths.join(' '));
   record(t, 'unbundled split', r, ` (Chromium ${browser.version})`);
+});
+
+test('browser: nostr-agents/lite through the import map: streams dist/core-lite.wasm only, signs, verifies', TIMEOUT, async (t) => {
+  const r = await load('/lite.html');
+  assertChecksPass(r.result);
+  assertStreamedWasm(r, `${PKG_URL}/dist/core-lite.wasm`);
+  const paths = r.requests.map((q) => q.path);
+  assert.ok(paths.includes(`${PKG_URL}/dist/lite.browser.js`), 'loaded dist/lite.browser.js');
+  assert.ok(!paths.some((p) => /\/dist\/(core\.mjs|index\.)/.test(p)), paths.join(' '));
+  record(t, 'unbundled lite', r);
 });
 
 test('browser: <script type=module> + import map, single-file entry: no .wasm request, signs, verifies', TIMEOUT, async (t) => {
   const r = await load('/single.html');
   assertChecksPass(r.result);
   assertEmbeddedWasm(r);
-  assert.ok(r.requests.some((q) => q.path === `${PKG_URL}/js/index.single.js`), 'loaded js/index.single.js');
+  assert.ok(r.requests.some((q) => q.path === `${PKG_URL}/dist/index.single.js`), 'loaded dist/index.single.js');
   record(t, 'unbundled single', r);
 });
 
 test("browser: esbuild bundle of 'nostr-agents' with dist/core.wasm copied next to it", TIMEOUT, async (t) => {
   const b = await bundle('app-split.js', 'bundle-split');
-  assert.ok(b.inputs.includes(`node_modules/${PACKAGE_NAME}/js/index.browser.js`), `esbuild inputs: ${b.inputs}`);
+  assert.ok(b.inputs.includes(`node_modules/${PACKAGE_NAME}/dist/index.browser.js`), `esbuild inputs: ${b.inputs}`);
   assert.ok(!b.inputs.some((i) => i.includes('index.node.js')), 'esbuild picked the Node entry');
   assert.ok(!b.code.includes('node:fs'), 'the browser bundle references node:fs');
   await copyFile(path.join(pkg.pkgDir, 'dist/core.wasm'), path.join(pkg.scratch, 'bundle-split/core.wasm'));
@@ -180,7 +198,7 @@ test("browser: esbuild bundle of 'nostr-agents' with dist/core.wasm copied next 
 
 test("browser: esbuild bundle of 'nostr-agents/single' works with no extra step", TIMEOUT, async (t) => {
   const b = await bundle('app-single.js', 'bundle-single');
-  assert.ok(b.inputs.includes(`node_modules/${PACKAGE_NAME}/js/index.single.js`), `esbuild inputs: ${b.inputs}`);
+  assert.ok(b.inputs.includes(`node_modules/${PACKAGE_NAME}/dist/index.single.js`), `esbuild inputs: ${b.inputs}`);
   const r = await load('/bundle-single/');
   assertChecksPass(r.result);
   assertEmbeddedWasm(r);
