@@ -21,6 +21,6 @@ export * as nip13 from './nip13.js';
 export * as nip40 from './nip40.js';
 export * from './signer.js';
 export * as nipxx from './nipxx.js';
-export { AgentError, discover, prompt, Run, serveAgent } from './agents/index.js';
+export * from './agents/index.js';
 export * as agx from './agx/index.js';
 export * from './relay/index.js';

@@ -5,7 +5,8 @@ import { NostrError } from '../errors.js';
 import { isValidPublicKey } from '../keys.js';
 import { ClientRun, KINDS, validatePayload } from '../nipxx.js';
 import { AgentError } from './errors.js';
-import { defaultInfo, requireSigner, rootOf, sealEvent, subscribeLive, tagValue } from './shared.js';
+import { defaultInfo, nowSeconds, requireSigner, rootOf, sealEvent, subscribeLive, tagValue } from './shared.js';
+import { requireStore } from './store.js';
 
 const RUN_KINDS = [KINDS.status, KINDS.delta, KINDS.response, KINDS.toolCall, KINDS.error];
 const infoCache = new WeakMap(); // pool -> Map(agent pubkey -> newest valid ai.info event)
@@ -45,6 +46,24 @@ export function prompt(options) {
 }
 
 /**
+ * Recovers a run recorded in `store` (after a reload or a restart): replays what the store
+ * holds through a fresh reconciliation, then, unless it already ended, subscribes again to the
+ * run's events by its prompt id (`#e` root, the seed's "Session recovery recipe") and continues.
+ * Resolves the Run (its updates start with the replayed ones). The signer must be the run's client.
+ */
+export async function resumeRun({ pool, relays, signer, store, id, cancelTimeout, signal } = {}) {
+  if (!pool || typeof pool.subscribe !== 'function') throw new NostrError('INVALID_ARGUMENT', 'resumeRun: pool is required');
+  requireSigner(signer, 'resumeRun');
+  requireStore(store, 'resumeRun');
+  if (typeof id !== 'string' || !/^[0-9a-f]{64}$/.test(id)) throw new NostrError('INVALID_ARGUMENT', 'resumeRun: id must be a prompt event id (64 hex)');
+  const record = await store.getRun(id);
+  if (!record) throw new NostrError('NOT_FOUND', `resumeRun: no run ${id} in the store`);
+  const me = await signer.getPublicKey();
+  if (me !== record.client) throw new NostrError('INVALID_ARGUMENT', 'resumeRun: the signer is not the client of this run');
+  return new Run({ pool, relays, signer, store, agent: record.agent, message: record.message, cancelTimeout, signal }, record);
+}
+
+/**
  * One prompt and what the agent sends back. Iterate it for updates (status, delta with the text
  * so far, tool_call, rejected, then one terminal); `result` resolves `{ text, usage, eventId }`
  * or rejects with an AgentError (ai.error, CANCELLED included) or a NostrError (the prompt
@@ -64,9 +83,11 @@ export class Run {
     toolSchemaVersion,
     fallbackModels,
     signal,
+    store,
     cancelTimeout = 10_000,
-  } = {}) {
+  } = {}, resumed = null) {
     if (!pool || typeof pool.publish !== 'function') throw new NostrError('INVALID_ARGUMENT', 'prompt: pool is required');
+    if (store !== undefined && store !== null) requireStore(store, 'prompt');
     requireSigner(signer, 'prompt');
     requireAgent(agent, 'prompt');
     if (typeof message !== 'string' || message.length === 0)
@@ -89,8 +110,13 @@ export class Run {
     /** The client's public key, once known. */
     this.client = null;
     this.session = session ?? null;
+    /** The prompt's message. */
+    this.message = message;
 
     this._pool = pool;
+    this._store = store ?? null;
+    this._storeChain = Promise.resolve();
+    this._record = null;
     this._relays = relays;
     this._signer = signer;
     this._cancelTimeout = cancelTimeout;
@@ -112,7 +138,7 @@ export class Run {
       this._onAbort = () => void this.cancel('user_cancel');
       signal.addEventListener('abort', this._onAbort, { once: true });
     }
-    this._published = this._start(JSON.stringify(payload));
+    this._published = resumed ? this._resume(resumed) : this._start(JSON.stringify(payload), payload);
   }
 
   /** Promise of `{ text, usage, eventId }`; rejects with AgentError for ai.error. */
@@ -129,7 +155,25 @@ export class Run {
     return this._done;
   }
 
-  async _start(plaintext) {
+  // Subscribes to the run's events (before the prompt goes out: they are ephemeral on ordinary relays).
+  async _subscribe() {
+    this._sub = await subscribeLive(
+      this._pool,
+      [{ kinds: RUN_KINDS, '#p': [this.client], '#e': [this.id], authors: [this.agent] }],
+      {
+        relays: this._relays,
+        onevent: (e) => this._enqueue(e),
+        // Ended by the pool or every relay (not by us: _finish closes it after the terminal).
+        onclose: (reasons) => {
+          const poolClosed = reasons.some((r) => r.relay === '' && r.reason === 'closed');
+          const why = reasons.map((r) => `${r.relay || 'pool'}: ${r.reason}${r.message ? ` (${r.message})` : ''}`).join('; ');
+          this._enqueueEnd(new NostrError(poolClosed ? 'POOL_CLOSED' : 'RELAY_CLOSED', `the run's subscription ended: ${why}`));
+        },
+      },
+    );
+  }
+
+  async _start(plaintext, payload) {
     try {
       this.client = await this._signer.getPublicKey();
       const tags = [['p', this.agent], ['encryption', 'nip44']];
@@ -137,21 +181,27 @@ export class Run {
       const event = await sealEvent(this._signer, this.agent, { kind: KINDS.prompt, tags, plaintext });
       this.id = event.id;
       this._machine = new ClientRun({ promptId: event.id, agentPubkey: this.agent, clientPubkey: this.client });
-      // Subscribe first: the run's events are ephemeral on ordinary relays.
-      this._sub = await subscribeLive(
-        this._pool,
-        [{ kinds: RUN_KINDS, '#p': [this.client], '#e': [event.id], authors: [this.agent] }],
-        {
-          relays: this._relays,
-          onevent: (e) => this._enqueue(e),
-          // Ended by the pool or every relay (not by us: _finish closes it after the terminal).
-          onclose: (reasons) => {
-            const poolClosed = reasons.some((r) => r.relay === '' && r.reason === 'closed');
-            const why = reasons.map((r) => `${r.relay || 'pool'}: ${r.reason}${r.message ? ` (${r.message})` : ''}`).join('; ');
-            this._enqueueEnd(new NostrError(poolClosed ? 'POOL_CLOSED' : 'RELAY_CLOSED', `the run's subscription ended: ${why}`));
-          },
-        },
-      );
+      if (this._store) {
+        // Recorded before it is sent: a crash after the publish still finds the run.
+        this._record = {
+          id: event.id,
+          agent: this.agent,
+          client: this.client,
+          session: this.session ?? `sender:${this.client}`,
+          sessionTag: this.session,
+          message: payload.message,
+          ...(payload.model !== undefined && { model: payload.model }),
+          ...(payload.thinking !== undefined && { thinking: payload.thinking }),
+          created_at: event.created_at,
+          createdMs: Date.now(), // orders the runs of one second
+          updatedAt: event.created_at,
+          state: 'open',
+          terminal: null,
+          prompt: event,
+        };
+        await this._store.putRun(this._record);
+      }
+      await this._subscribe();
       if (this._done) return false;
       if (this._cancelRequested) {
         this._finish(null, new AgentError('CANCELLED', 'cancelled before the prompt was sent'));
@@ -167,6 +217,35 @@ export class Run {
       this._finish(null, err);
       return false;
     }
+  }
+
+  async _resume(record) {
+    try {
+      this.id = record.id;
+      this.client = record.client;
+      this.session = record.sessionTag ?? null;
+      this._record = { ...record };
+      delete this._record.events;
+      this._machine = new ClientRun({ promptId: record.id, agentPubkey: record.agent, clientPubkey: record.client });
+      // An open run: live first, so nothing the agent sends while the stored part is replayed
+      // (and rendered) is missed. Reconciliation does not depend on the order.
+      if (record.state !== 'done') await this._subscribe();
+      for (const { event, plaintext } of record.events ?? []) {
+        if (this._done) break;
+        this._apply(event, plaintext, false);
+      }
+      return true;
+    } catch (err) {
+      this._finish(null, err);
+      return false;
+    }
+  }
+
+  // Store writes run one after another; a failure is reported as a `store_error` update.
+  _storeOp(fn) {
+    if (!this._store) return this._storeChain;
+    this._storeChain = this._storeChain.then(fn).catch((error) => this._push({ type: 'store_error', error }));
+    return this._storeChain;
   }
 
   _enqueue(event) {
@@ -188,11 +267,20 @@ export class Run {
       return;
     }
     if (this._done) return;
+    this._apply(event, plaintext, true);
+  }
+
+  // Feeds one decrypted event to the reconciliation; `record`: add it to the store when applied.
+  _apply(event, plaintext, record) {
     let u;
     try {
       u = this._machine.onEvent(event, plaintext);
     } catch {
       return;
+    }
+    if (record && ['status', 'delta', 'tool_call', 'terminal'].includes(u.type)) {
+      const id = this.id;
+      this._storeOp(() => this._store.appendEvent(id, { event, plaintext }));
     }
     switch (u.type) {
       case 'status': {
@@ -238,11 +326,23 @@ export class Run {
     this._cancelTimer = null;
     if (this._signal) this._signal.removeEventListener('abort', this._onAbort);
     if (this._sub && !this._sub.closed) this._sub.close();
+    if (terminal && this._record && this._record.state !== 'done') {
+      // The agent's terminal is the run's state from now on (local failures are not: the run may still be resumed).
+      const summary = terminal.response
+        ? { ok: true, text: terminal.response.text, eventId: terminal.eventId, ...(terminal.response.usage && { usage: terminal.response.usage }) }
+        : { ok: false, eventId: terminal.eventId, ...terminal.error };
+      delete summary.ver;
+      Object.assign(this._record, { state: 'done', terminal: summary, updatedAt: Math.max(nowSeconds(), terminal.createdAt) });
+      const snapshot = { ...this._record };
+      this._storeOp(() => this._store.putRun(snapshot));
+    }
+    // With a store, the result settles once the store holds the terminal.
+    const settled = this._store ? this._storeChain : Promise.resolve();
     if (terminal?.response) {
       const { text, usage } = terminal.response;
       const value = { text, eventId: terminal.eventId, ...(usage && { usage }) };
       this._push({ type: 'terminal', ok: true, ...value });
-      this._resolve(value);
+      settled.then(() => this._resolve(value));
     } else {
       let err = error;
       if (terminal?.error) {
@@ -250,7 +350,7 @@ export class Run {
         err = new AgentError(code, message, { retryAfter, details, eventId: terminal.eventId });
       }
       this._push({ type: 'terminal', ok: false, error: err });
-      this._reject(err);
+      settled.then(() => this._reject(err));
     }
     if (this._machine) this._machine.dispose();
     this._machine = null;
