@@ -67,7 +67,16 @@ export interface PromptOptions {
   cancelTimeout?: number;
   /** Records the prompt, every applied event and the terminal, for listSessions/listRuns/resumeRun. */
   store?: RunStore;
+  /**
+   * The privacy profile. 'default': NIP-44 events. 'nip59': privacy-first, every run event (the
+   * prompt and cancel, and the agent's replies) NIP-59 gift-wrapped; the run fails with
+   * UNSUPPORTED_FEATURE unless the agent's ai.info says supports_nip59. 'auto': nip59 when the
+   * agent supports it. Default 'default'.
+   */
+  privacy?: PrivacyProfile | 'auto';
 }
+
+export type PrivacyProfile = 'default' | 'nip59';
 
 export interface RunResult {
   /** The final text, from ai.response. */
@@ -98,6 +107,8 @@ export class Run implements AsyncIterable<AgentRunUpdate> {
   /** The `s` tag, or null (the session is then `sender:<client>`). */
   readonly session: string | null;
   readonly message: string;
+  /** The profile in use (null while 'auto' is still reading ai.info). */
+  readonly privacy: PrivacyProfile | null;
   readonly done: boolean;
   /** Resolves true once a relay accepted the prompt, false when it was not sent (then `result` rejects). */
   readonly sent: Promise<boolean>;
@@ -138,6 +149,7 @@ export interface StoredRun {
   updatedAt: number;
   /** 'done' once the agent's terminal arrived. */
   state: 'open' | 'done';
+  privacy?: PrivacyProfile;
   terminal:
     | null
     | ({ ok: true; eventId: string } & Omit<RunResult, 'eventId'>)
@@ -273,7 +285,11 @@ export interface ServeAgentOptions {
   /** A pool to use, or `relays` to open one (closed by stop()). */
   pool?: RelayPool;
   relays?: string[];
-  /** ai.info content (ver, encryption and tool_names are filled in). */
+  /**
+   * ai.info content (ver, encryption and tool_names are filled in). `supports_nip59: true` also
+   * answers gift-wrapped prompts (privacy-first profile): their replies are wrapped too, and their
+   * tool telemetry carries no arguments or output.
+   */
   info?: Partial<AgentInfo>;
   handler: AgentHandler;
   policy?: AgentPolicy;

@@ -5,9 +5,22 @@ import { NostrError } from '../errors.js';
 import { isValidPublicKey } from '../keys.js';
 import { ClientRun, KINDS, validatePayload } from '../nipxx.js';
 import { AgentError } from './errors.js';
-import { defaultInfo, nowSeconds, requireSigner, rootOf, sealEvent, subscribeLive, tagValue } from './shared.js';
+import {
+  WRAP_LOOKBACK,
+  defaultInfo,
+  nowSeconds,
+  openRunWrap,
+  requireSigner,
+  rootOf,
+  sealEvent,
+  subscribeLive,
+  tagValue,
+  wrapRunEvent,
+} from './shared.js';
 import { requireStore } from './store.js';
 
+const PRIVACY = ['default', 'nip59', 'auto'];
+const GIFT_WRAP = 1059;
 const RUN_KINDS = [KINDS.status, KINDS.delta, KINDS.response, KINDS.toolCall, KINDS.error];
 const infoCache = new WeakMap(); // pool -> Map(agent pubkey -> newest valid ai.info event)
 
@@ -84,10 +97,12 @@ export class Run {
     fallbackModels,
     signal,
     store,
+    privacy = 'default',
     cancelTimeout = 10_000,
   } = {}, resumed = null) {
     if (!pool || typeof pool.publish !== 'function') throw new NostrError('INVALID_ARGUMENT', 'prompt: pool is required');
     if (store !== undefined && store !== null) requireStore(store, 'prompt');
+    if (!PRIVACY.includes(privacy)) throw new NostrError('INVALID_ARGUMENT', `prompt: privacy must be one of ${PRIVACY.join(', ')}`);
     requireSigner(signer, 'prompt');
     requireAgent(agent, 'prompt');
     if (typeof message !== 'string' || message.length === 0)
@@ -112,6 +127,9 @@ export class Run {
     this.session = session ?? null;
     /** The prompt's message. */
     this.message = message;
+    /** The profile in use: 'default' (NIP-44) or 'nip59' (every run event gift-wrapped); null until chosen. */
+    this.privacy = privacy === 'auto' ? null : privacy;
+    this._privacyWish = privacy;
 
     this._pool = pool;
     this._store = store ?? null;
@@ -156,10 +174,15 @@ export class Run {
   }
 
   // Subscribes to the run's events (before the prompt goes out: they are ephemeral on ordinary relays).
-  async _subscribe() {
+  // Privacy-first: the wraps addressed to the client (routing by the wrapper's p and kind only).
+  async _subscribe(since) {
+    const filter =
+      this.privacy === 'nip59'
+        ? { kinds: [GIFT_WRAP], '#p': [this.client], since: since - WRAP_LOOKBACK }
+        : { kinds: RUN_KINDS, '#p': [this.client], '#e': [this.id], authors: [this.agent] };
     this._sub = await subscribeLive(
       this._pool,
-      [{ kinds: RUN_KINDS, '#p': [this.client], '#e': [this.id], authors: [this.agent] }],
+      [filter],
       {
         relays: this._relays,
         onevent: (e) => this._enqueue(e),
@@ -176,9 +199,25 @@ export class Run {
   async _start(plaintext, payload) {
     try {
       this.client = await this._signer.getPublicKey();
+      if (this._privacyWish !== 'default') {
+        // The client's wish and the agent's ai.info: supports_nip59 (Protocol Flow 2).
+        const { info } = await discover(this._pool, this.agent, { relays: this._relays, maxWait: 3000 });
+        const supported = info.supports_nip59 === true;
+        if (this._privacyWish === 'nip59' && !supported)
+          throw new NostrError('UNSUPPORTED_FEATURE', 'the agent does not advertise supports_nip59 (privacy: nip59)');
+        this.privacy = supported ? 'nip59' : 'default';
+      }
       const tags = [['p', this.agent], ['encryption', 'nip44']];
       if (this.session) tags.push(['s', this.session]);
-      const event = await sealEvent(this._signer, this.agent, { kind: KINDS.prompt, tags, plaintext });
+      let event;
+      let outgoing;
+      if (this.privacy === 'nip59') {
+        const { rumor, wrap } = await wrapRunEvent(this._signer, this.agent, { kind: KINDS.prompt, tags, plaintext });
+        event = rumor;
+        outgoing = wrap;
+      } else {
+        event = outgoing = await sealEvent(this._signer, this.agent, { kind: KINDS.prompt, tags, plaintext });
+      }
       this.id = event.id;
       this._machine = new ClientRun({ promptId: event.id, agentPubkey: this.agent, clientPubkey: this.client });
       if (this._store) {
@@ -197,17 +236,18 @@ export class Run {
           updatedAt: event.created_at,
           state: 'open',
           terminal: null,
+          privacy: this.privacy,
           prompt: event,
         };
         await this._store.putRun(this._record);
       }
-      await this._subscribe();
+      await this._subscribe(event.created_at);
       if (this._done) return false;
       if (this._cancelRequested) {
         this._finish(null, new AgentError('CANCELLED', 'cancelled before the prompt was sent'));
         return false;
       }
-      const results = await this._pool.publish(event, { relays: this._relays });
+      const results = await this._pool.publish(outgoing, { relays: this._relays });
       if (!results.some((r) => r.status === 'accepted')) {
         const why = results.map((r) => `${r.relay}: ${r.status}${r.message ? ` (${r.message})` : ''}`).join('; ');
         throw new NostrError('RELAY_REJECTED', `no relay accepted the prompt: ${why}`);
@@ -224,12 +264,13 @@ export class Run {
       this.id = record.id;
       this.client = record.client;
       this.session = record.sessionTag ?? null;
+      this.privacy = record.privacy ?? 'default';
       this._record = { ...record };
       delete this._record.events;
       this._machine = new ClientRun({ promptId: record.id, agentPubkey: record.agent, clientPubkey: record.client });
       // An open run: live first, so nothing the agent sends while the stored part is replayed
       // (and rendered) is missed. Reconciliation does not depend on the order.
-      if (record.state !== 'done') await this._subscribe();
+      if (record.state !== 'done') await this._subscribe(record.created_at);
       for (const { event, plaintext } of record.events ?? []) {
         if (this._done) break;
         this._apply(event, plaintext, false);
@@ -257,7 +298,14 @@ export class Run {
     this._chain = this._chain.then(() => this._finish(null, error)).catch(() => {});
   }
 
-  async _onEvent(event) {
+  async _onEvent(received) {
+    let event = received;
+    if (this.privacy === 'nip59') {
+      // Wraps of anything else (DMs, other runs) do not open as this run's events: ignored.
+      if (this._done || received.kind !== GIFT_WRAP) return;
+      event = await openRunWrap(this._signer, received);
+      if (event === null) return;
+    }
     if (this._done || rootOf(event) !== this.id) return;
     let plaintext;
     try {
@@ -371,7 +419,10 @@ export class Run {
     const tags = [['p', this.agent], ['e', this.id, '', 'root'], ['encryption', 'nip44']];
     if (this.session) tags.push(['s', this.session]);
     try {
-      const event = await sealEvent(this._signer, this.agent, { kind: KINDS.cancel, tags, plaintext });
+      const event =
+        this.privacy === 'nip59'
+          ? (await wrapRunEvent(this._signer, this.agent, { kind: KINDS.cancel, tags, plaintext })).wrap
+          : await sealEvent(this._signer, this.agent, { kind: KINDS.cancel, tags, plaintext });
       if (this._done) return false;
       this._cancelTimer = setTimeout(() => {
         this._cancelTimer = null;

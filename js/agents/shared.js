@@ -1,6 +1,8 @@
 // Helpers shared by the NIP-XX client and runtime.
 import { core } from '../core.js';
 import { NostrError } from '../errors.js';
+import { getEventHash } from '../event.js';
+import { unwrapEvent, wrapEvent } from '../nip59.js';
 import { RelayPool } from '../relay/pool.js';
 
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -52,4 +54,37 @@ export function subscribeLive(pool, filters, { relays, onevent, onclose, maxWait
     }
     if (sub.eosed) queueMicrotask(() => resolve(sub));
   });
+}
+
+// --- the privacy-first profile (NIP-59): run events travel as rumors in gift wraps.
+
+/** Gift wraps are dated up to two days back (NIP-59), so their subscriptions look that far back. */
+export const WRAP_LOOKBACK = 2 * 24 * 3600 + 600;
+
+/**
+ * Encrypts `plaintext` to `recipient` (NIP-44, as in the default profile) into a rumor of
+ * {kind, tags}, and gift-wraps it to `recipient`. Returns `{ rumor, wrap }`: the rumor's id is
+ * the one a prompt's run is known by.
+ */
+export async function wrapRunEvent(signer, recipient, { kind, tags, plaintext }) {
+  const content = await signer.nip44Encrypt(recipient, plaintext);
+  const pubkey = await signer.getPublicKey();
+  const template = { kind, tags, content, created_at: nowSeconds() };
+  const rumor = { id: '', pubkey, ...template };
+  rumor.id = getEventHash(rumor);
+  const wrap = await wrapEvent(template, signer, recipient, { now: template.created_at });
+  return { rumor, wrap };
+}
+
+/**
+ * The rumor of a gift wrap (NIP-59 checks: the seal's signature, the rumor's author and id), as
+ * an event the NIP-XX machines take (`sig` empty: the seal signed it). Null when it does not open.
+ */
+export async function openRunWrap(signer, wrap) {
+  try {
+    const rumor = await unwrapEvent(wrap, signer);
+    return { ...rumor, sig: '' };
+  } catch {
+    return null;
+  }
 }
