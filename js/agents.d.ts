@@ -65,6 +65,13 @@ export interface PromptOptions {
   signal?: PoolAbortSignal;
   /** ms to wait for the agent's CANCELLED after ai.cancel before ending the run locally. Default 10 000. */
   cancelTimeout?: number;
+  /**
+   * ms to wait, after the first terminal, for a newer one (the seed: of several terminals the
+   * highest (created_at, id) wins; response/cancel races). The terminal update is shown at once;
+   * a newer terminal adds one with `replaced: true`; `result` and `done` settle when the period
+   * ends. Default 0: the first terminal settles the run.
+   */
+  terminalGrace?: number;
   /** Records the prompt, every applied event and the terminal, for listSessions/listRuns/resumeRun. */
   store?: RunStore;
   /**
@@ -92,8 +99,9 @@ export type AgentRunUpdate =
   | { type: 'tool_call'; name?: string; phase?: 'start' | 'result'; arguments?: unknown; output?: unknown; success?: boolean; duration_ms?: number; text?: string }
   /** An event of the run that breaks the rules (not applied). */
   | { type: 'rejected'; code: AgentErrorCode; reason: string; eventId: string }
-  | ({ type: 'terminal'; ok: true } & RunResult)
-  | { type: 'terminal'; ok: false; error: AgentError | NostrError }
+  /** `replaced`: a newer terminal replaced the one shown before (terminalGrace). */
+  | ({ type: 'terminal'; ok: true; replaced?: true } & RunResult)
+  | { type: 'terminal'; ok: false; error: AgentError | NostrError; replaced?: true }
   /** The run store failed to record something (STORE_FAILED...); the run goes on. */
   | { type: 'store_error'; error: NostrError };
 
@@ -232,6 +240,7 @@ export interface ResumeOptions {
   /** The prompt id. */
   id: string;
   cancelTimeout?: number;
+  terminalGrace?: number;
   signal?: PoolAbortSignal;
 }
 

@@ -64,7 +64,7 @@ export function prompt(options) {
  * run's events by its prompt id (`#e` root, the seed's "Session recovery recipe") and continues.
  * Resolves the Run (its updates start with the replayed ones). The signer must be the run's client.
  */
-export async function resumeRun({ pool, relays, signer, store, id, cancelTimeout, signal } = {}) {
+export async function resumeRun({ pool, relays, signer, store, id, cancelTimeout, terminalGrace, signal } = {}) {
   if (!pool || typeof pool.subscribe !== 'function') throw new NostrError('INVALID_ARGUMENT', 'resumeRun: pool is required');
   requireSigner(signer, 'resumeRun');
   requireStore(store, 'resumeRun');
@@ -73,7 +73,7 @@ export async function resumeRun({ pool, relays, signer, store, id, cancelTimeout
   if (!record) throw new NostrError('NOT_FOUND', `resumeRun: no run ${id} in the store`);
   const me = await signer.getPublicKey();
   if (me !== record.client) throw new NostrError('INVALID_ARGUMENT', 'resumeRun: the signer is not the client of this run');
-  return new Run({ pool, relays, signer, store, agent: record.agent, message: record.message, cancelTimeout, signal }, record);
+  return new Run({ pool, relays, signer, store, agent: record.agent, message: record.message, cancelTimeout, terminalGrace, signal }, record);
 }
 
 /**
@@ -82,6 +82,17 @@ export async function resumeRun({ pool, relays, signer, store, id, cancelTimeout
  * or rejects with an AgentError (ai.error, CANCELLED included) or a NostrError (the prompt
  * could not be sent).
  */
+// The update (and result) of an accepted terminal.
+function terminalUpdate(terminal, replaced) {
+  const extra = replaced ? { replaced: true } : {};
+  if (terminal.response) {
+    const { text, usage } = terminal.response;
+    return { type: 'terminal', ok: true, text, eventId: terminal.eventId, ...(usage && { usage }), ...extra };
+  }
+  const { code, message, retry_after: retryAfter, details } = terminal.error;
+  return { type: 'terminal', ok: false, error: new AgentError(code, message, { retryAfter, details, eventId: terminal.eventId }), ...extra };
+}
+
 export class Run {
   constructor({
     pool,
@@ -99,6 +110,7 @@ export class Run {
     store,
     privacy = 'default',
     cancelTimeout = 10_000,
+    terminalGrace = 0,
   } = {}, resumed = null) {
     if (!pool || typeof pool.publish !== 'function') throw new NostrError('INVALID_ARGUMENT', 'prompt: pool is required');
     if (store !== undefined && store !== null) requireStore(store, 'prompt');
@@ -138,6 +150,10 @@ export class Run {
     this._relays = relays;
     this._signer = signer;
     this._cancelTimeout = cancelTimeout;
+    if (!(Number.isFinite(terminalGrace) && terminalGrace >= 0)) throw new NostrError('INVALID_ARGUMENT', 'prompt: terminalGrace must be a number of ms >= 0');
+    this._terminalGrace = terminalGrace;
+    this._graceTimer = null;
+    this._announced = false; // a terminal update was pushed during the grace period
     this._updates = [];
     this._waiters = [];
     this._done = false;
@@ -353,7 +369,18 @@ export class Run {
         this._push({ type: 'rejected', code: u.code, reason: u.reason, eventId: event.id });
         break;
       case 'terminal':
-        this._finish(this._machine.terminal, null);
+        if (this._terminalGrace > 0) {
+          // Shown at once; the run settles when no newer terminal came within the grace period.
+          this._push(terminalUpdate(this._machine.terminal, u.replaced));
+          this._announced = true;
+          if (this._graceTimer === null)
+            this._graceTimer = setTimeout(() => {
+              this._graceTimer = null;
+              this._chain = this._chain.then(() => this._finish(null, null)).catch(() => {});
+            }, this._terminalGrace);
+        } else {
+          this._finish(this._machine.terminal, null);
+        }
         break;
       default:
         break;
@@ -361,17 +388,21 @@ export class Run {
   }
 
   _push(update) {
-    this._updates.push(update);
+    if (update !== null) this._updates.push(update);
     const waiters = this._waiters;
     this._waiters = [];
     for (const w of waiters) w();
   }
 
-  _finish(terminal, error) {
+  _finish(given, error) {
     if (this._done) return;
     this._done = true;
+    // A terminal accepted during the grace period wins over a local ending (pool closed, cancel timeout).
+    const terminal = given ?? this._machine?.terminal ?? null;
     if (this._cancelTimer !== null) clearTimeout(this._cancelTimer);
     this._cancelTimer = null;
+    if (this._graceTimer !== null) clearTimeout(this._graceTimer);
+    this._graceTimer = null;
     if (this._signal) this._signal.removeEventListener('abort', this._onAbort);
     if (this._sub && !this._sub.closed) this._sub.close();
     if (terminal && this._record && this._record.state !== 'done') {
@@ -386,19 +417,14 @@ export class Run {
     }
     // With a store, the result settles once the store holds the terminal.
     const settled = this._store ? this._storeChain : Promise.resolve();
-    if (terminal?.response) {
-      const { text, usage } = terminal.response;
-      const value = { text, eventId: terminal.eventId, ...(usage && { usage }) };
-      this._push({ type: 'terminal', ok: true, ...value });
+    const update = terminal ? terminalUpdate(terminal, false) : { type: 'terminal', ok: false, error };
+    if (!(terminal && this._announced)) this._push(update);
+    else this._push(null); // wakes the iterators: the run is done
+    if (update.ok) {
+      const { type, ok, replaced, ...value } = update;
       settled.then(() => this._resolve(value));
     } else {
-      let err = error;
-      if (terminal?.error) {
-        const { code, message, retry_after: retryAfter, details } = terminal.error;
-        err = new AgentError(code, message, { retryAfter, details, eventId: terminal.eventId });
-      }
-      this._push({ type: 'terminal', ok: false, error: err });
-      settled.then(() => this._reject(err));
+      settled.then(() => this._reject(update.error));
     }
     if (this._machine) this._machine.dispose();
     this._machine = null;
@@ -410,7 +436,7 @@ export class Run {
    * `cancelTimeout` ms the run ends locally with CANCELLED. Resolves true when a cancel was sent.
    */
   async cancel(reason = 'user_cancel') {
-    if (this._done || this._cancelRequested) return false;
+    if (this._done || this._cancelRequested || this._announced) return false;
     const plaintext = JSON.stringify({ ver: 1, reason });
     const verdict = validatePayload(KINDS.cancel, plaintext);
     if (!verdict.ok) throw new NostrError('INVALID_ARGUMENT', `cancel: ${verdict.message}`);
