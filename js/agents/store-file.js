@@ -11,8 +11,10 @@ const FILE = 'runs.json';
 // Imported only in Node, by specifiers bundlers do not follow (browser bundles never pull fs).
 async function nodeModules() {
   if (!isNode) throw new NostrError('NOT_SUPPORTED', 'FileRunStore needs Node (use IndexedDbRunStore in browsers)');
-  const fsName = 'node:fs/promises';
-  const pathName = 'node:path';
+  // Built at run time: browser bundles must not even mention Node's modules.
+  const node = (name) => ['node', name].join(':');
+  const fsName = node('fs/promises');
+  const pathName = node('path');
   const [fs, path] = await Promise.all([
     import(/* @vite-ignore */ /* webpackIgnore: true */ fsName),
     import(/* @vite-ignore */ /* webpackIgnore: true */ pathName),
