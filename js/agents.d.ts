@@ -72,6 +72,12 @@ export interface PromptOptions {
    * ends. Default 0: the first terminal settles the run.
    */
   terminalGrace?: number;
+  /**
+   * ms without any event of the run after which it ends locally with NostrError RUN_INCOMPLETE
+   * (the agent is gone, or a relay dropped its terminal); a stored run stays open and resumable.
+   * Default 0: wait forever.
+   */
+  idleTimeout?: number;
   /** Records the prompt, every applied event and the terminal, for listSessions/listRuns/resumeRun. */
   store?: RunStore;
   /**
@@ -241,6 +247,7 @@ export interface ResumeOptions {
   id: string;
   cancelTimeout?: number;
   terminalGrace?: number;
+  idleTimeout?: number;
   signal?: PoolAbortSignal;
 }
 

@@ -64,7 +64,7 @@ export function prompt(options) {
  * run's events by its prompt id (`#e` root, the seed's "Session recovery recipe") and continues.
  * Resolves the Run (its updates start with the replayed ones). The signer must be the run's client.
  */
-export async function resumeRun({ pool, relays, signer, store, id, cancelTimeout, terminalGrace, signal } = {}) {
+export async function resumeRun({ pool, relays, signer, store, id, cancelTimeout, terminalGrace, idleTimeout, signal } = {}) {
   if (!pool || typeof pool.subscribe !== 'function') throw new NostrError('INVALID_ARGUMENT', 'resumeRun: pool is required');
   requireSigner(signer, 'resumeRun');
   requireStore(store, 'resumeRun');
@@ -73,7 +73,7 @@ export async function resumeRun({ pool, relays, signer, store, id, cancelTimeout
   if (!record) throw new NostrError('NOT_FOUND', `resumeRun: no run ${id} in the store`);
   const me = await signer.getPublicKey();
   if (me !== record.client) throw new NostrError('INVALID_ARGUMENT', 'resumeRun: the signer is not the client of this run');
-  return new Run({ pool, relays, signer, store, agent: record.agent, message: record.message, cancelTimeout, terminalGrace, signal }, record);
+  return new Run({ pool, relays, signer, store, agent: record.agent, message: record.message, cancelTimeout, terminalGrace, idleTimeout, signal }, record);
 }
 
 /**
@@ -111,6 +111,7 @@ export class Run {
     privacy = 'default',
     cancelTimeout = 10_000,
     terminalGrace = 0,
+    idleTimeout = 0,
   } = {}, resumed = null) {
     if (!pool || typeof pool.publish !== 'function') throw new NostrError('INVALID_ARGUMENT', 'prompt: pool is required');
     if (store !== undefined && store !== null) requireStore(store, 'prompt');
@@ -152,6 +153,9 @@ export class Run {
     this._cancelTimeout = cancelTimeout;
     if (!(Number.isFinite(terminalGrace) && terminalGrace >= 0)) throw new NostrError('INVALID_ARGUMENT', 'prompt: terminalGrace must be a number of ms >= 0');
     this._terminalGrace = terminalGrace;
+    if (!(Number.isFinite(idleTimeout) && idleTimeout >= 0)) throw new NostrError('INVALID_ARGUMENT', 'prompt: idleTimeout must be a number of ms >= 0');
+    this._idleTimeout = idleTimeout;
+    this._idleTimer = null;
     this._graceTimer = null;
     this._announced = false; // a terminal update was pushed during the grace period
     this._updates = [];
@@ -196,6 +200,7 @@ export class Run {
       this.privacy === 'nip59'
         ? { kinds: [GIFT_WRAP], '#p': [this.client], since: since - WRAP_LOOKBACK }
         : { kinds: RUN_KINDS, '#p': [this.client], '#e': [this.id], authors: [this.agent] };
+    this._touch();
     this._sub = await subscribeLive(
       this._pool,
       [filter],
@@ -334,6 +339,18 @@ export class Run {
     this._apply(event, plaintext, true);
   }
 
+  // (Re)arms the idle timer: without any event of the run for idleTimeout ms, the run ends locally
+  // with RUN_INCOMPLETE (the seed's "missing a terminal after reasonable timeout"); its stored
+  // record stays open, so it can be resumed later.
+  _touch() {
+    if (!this._idleTimeout || this._done) return;
+    if (this._idleTimer !== null) clearTimeout(this._idleTimer);
+    this._idleTimer = setTimeout(() => {
+      this._idleTimer = null;
+      this._enqueueEnd(new NostrError('RUN_INCOMPLETE', `no event of the run for ${this._idleTimeout} ms`));
+    }, this._idleTimeout);
+  }
+
   // Feeds one decrypted event to the reconciliation; `record`: add it to the store when applied.
   _apply(event, plaintext, record) {
     let u;
@@ -343,6 +360,7 @@ export class Run {
       return;
     }
     if (record && ['status', 'delta', 'tool_call', 'terminal'].includes(u.type)) {
+      this._touch();
       const id = this.id;
       this._storeOp(() => this._store.appendEvent(id, { event, plaintext }));
     }
@@ -402,6 +420,8 @@ export class Run {
     if (this._cancelTimer !== null) clearTimeout(this._cancelTimer);
     this._cancelTimer = null;
     if (this._graceTimer !== null) clearTimeout(this._graceTimer);
+    if (this._idleTimer !== null) clearTimeout(this._idleTimer);
+    this._idleTimer = null;
     this._graceTimer = null;
     if (this._signal) this._signal.removeEventListener('abort', this._onAbort);
     if (this._sub && !this._sub.closed) this._sub.close();

@@ -234,6 +234,25 @@ describe('NIP-XX sessions and run stores', () => {
     );
   });
 
+  it('a run without any answer ends RUN_INCOMPLETE after idleTimeout and stays open in the store, resumable', async () => {
+    const store = new MemoryRunStore();
+    const client = LocalSigner.generate();
+    const nobody = LocalSigner.generate(); // no agent behind this key
+    try {
+      const pool = newPool();
+      const run = prompt({ pool, signer: client, store, agent: nobody.publicKey, message: 'anyone?', idleTimeout: 200 });
+      assert.equal(await run.sent, true);
+      await assert.rejects(run.result, { code: 'RUN_INCOMPLETE' });
+      assert.equal((await store.getRun(run.id)).state, 'open');
+      const again = await resumeRun({ pool, signer: client, store, id: run.id, idleTimeout: 100 });
+      await assert.rejects(again.result, { code: 'RUN_INCOMPLETE' });
+      assert.throws(() => prompt({ pool, signer: client, agent: nobody.publicKey, message: 'x', idleTimeout: -5 }), { code: 'INVALID_ARGUMENT' });
+    } finally {
+      client.dispose();
+      nobody.dispose();
+    }
+  });
+
   it('FileRunStore: a corrupt file is a typed error, not a crash', async () => {
     const dir = tempDir();
     writeFileSync(path.join(dir, 'runs.json'), '{not json');

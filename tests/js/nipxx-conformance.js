@@ -1,4 +1,4 @@
-// The NIP-XX conformance table: every MUST and SHOULD of the seed
+// The NIP-XX conformance table: every MUST and SHOULD of the seed (and the MAYs we implement)
 // (../shared/seeds/nip-xx-ai-agent-messages.md), by section, with the tests that check it.
 // tests/js/nipxx-conformance.test.js fails when an entry names a test that does not exist.
 //
@@ -87,6 +87,7 @@ export const CONFORMANCE = [
   { section: 'Validation and failure rules', level: 'SHOULD', rule: 'Duplicate cancel is idempotent and does not change terminal selection', tests: [T.cancel, `${AG}.cancel_once_and_empty_response`] },
   { section: 'Validation and failure rules', level: 'SHOULD', rule: 'Clients ignore status/delta/tool_call after the terminal', tests: [T.hostile, T.machines] },
   { section: 'Validation and failure rules', level: 'SHOULD', rule: 'Agents emit at most one CANCELLED per run', tests: [T.cancel, `${AG}.cancel_once_and_empty_response`] },
+  { section: 'Validation and failure rules', level: 'MAY', rule: 'A run missing its terminal after a reasonable timeout is an incomplete run', tests: [`${S}::a run without any answer ends RUN_INCOMPLETE after idleTimeout and stays open in the store, resumable`] },
   { section: 'Validation and failure rules', level: 'MUST', rule: 'Of several terminals keep the highest created_at, id as tie-breaker', tests: [T.hostile, T.race, `${CR}.terminal_rules_highest_created_at_then_id_wins`] },
   // Streaming and reconciliation
   { section: 'Streaming and reconciliation', level: 'MUST', rule: 'Ignore deltas whose (e, p, encryption) do not match the run and recipient', tests: [T.hostile, `${CR}.ignores_events_of_other_runs_and_authors`] },
