@@ -81,10 +81,22 @@ export async function wrapRunEvent(signer, recipient, { kind, tags, plaintext })
  * an event the NIP-XX machines take (`sig` empty: the seal signed it). Null when it does not open.
  */
 export async function openRunWrap(signer, wrap) {
-  try {
-    const rumor = await unwrapEvent(wrap, signer);
-    return { ...rumor, sig: '' };
-  } catch {
-    return null;
+  // Each privacy-first run subscribes to every wrap addressed to its client from the last two
+  // days: what was opened once (or failed to) is remembered per signer, bounded.
+  let cache = opened.get(signer);
+  if (!cache) opened.set(signer, (cache = new Map()));
+  let result = cache.get(wrap.id);
+  if (result === undefined) {
+    result = unwrapEvent(wrap, signer).then(
+      (rumor) => ({ ...rumor, sig: '' }),
+      () => null,
+    );
+    cache.set(wrap.id, result);
+    if (cache.size > OPENED_CAP) cache.delete(cache.keys().next().value);
   }
+  const rumor = await result;
+  return rumor && { ...rumor };
 }
+
+const OPENED_CAP = 10_000;
+const opened = new WeakMap(); // signer -> Map(wrap id -> Promise of the rumor or null)

@@ -151,6 +151,29 @@ describe('NIP-XX privacy profiles over a real relay', () => {
     );
   });
 
+  it('privacy-first: a wrap is opened once per signer, though every run replays the last two days of wraps', async () => {
+    await withAgent({ supports_nip59: true }, async function* () { yield 'ok'; }, async ({ agent, client, pool }) => {
+      let decrypts = 0;
+      // A Signer that is not a LocalSigner (as a NIP-07 extension would be), counting its decryptions.
+      const counting = {
+        getPublicKey: () => client.getPublicKey(),
+        signEvent: (t) => client.signEvent(t),
+        nip44Encrypt: (pk, pt) => client.nip44Encrypt(pk, pt),
+        nip44Decrypt: (pk, ct) => (decrypts++, client.nip44Decrypt(pk, ct)),
+      };
+      const perRun = [];
+      for (let i = 0; i < 3; i++) {
+        const before = decrypts;
+        const run = prompt({ pool, signer: counting, agent: agent.pubkey, message: `run ${i}`, privacy: 'nip59' });
+        assert.equal((await run.result).text, 'ok');
+        perRun.push(decrypts - before);
+      }
+      // Each run: its own 2 wraps (delta, response), 3 decryptions each (seal, rumor, content);
+      // the earlier runs' wraps, replayed by the relay, are not opened again.
+      assert.deepEqual(perRun, [6, 6, 6]);
+    });
+  });
+
   it('privacy-first runs are recoverable from the relay: wraps are stored, so a client away for the whole run resumes it', async () => {
     await withAgent({ supports_nip59: true }, async function* () { yield 'while '; yield 'you were away'; }, async ({ agent, client }) => {
       const store = new MemoryRunStore();
