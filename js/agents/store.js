@@ -73,7 +73,8 @@ export async function listSessions(store, { agent } = {}) {
     s.updatedAt = Math.max(s.updatedAt, r.updatedAt ?? r.created_at);
     s.lastRun = r;
   }
-  return [...sessions.values()].sort((a, b) => b.updatedAt - a.updatedAt);
+  // Newest activity first; within one second, the session whose last run was created last.
+  return [...sessions.values()].sort((a, b) => b.updatedAt - a.updatedAt || -byCreated(a.lastRun, b.lastRun));
 }
 
 /**
