@@ -377,7 +377,8 @@ async function main() {
       ` load average ${load0.toFixed(1)} at start, ${os.loadavg()[0].toFixed(1)} at end.`,
     `${OURS === ROOT ? '' : `Ours from ${OURS}. `}Peers: ${Object.entries(versions).map(([k, v]) => `${k} ${v}`).join(', ')}.`,
   ].join('\n');
-  const md = renderTable(rows, results, init, sizes, meta);
+  const agents = selected('nipxx') ? await import('./agents.mjs').then((m) => m.benchAgents({ quick: opts.quick })) : '';
+  const md = renderTable(rows, results, init, sizes, meta) + agents;
   console.log(md);
   mkdirSync(join(ROOT, 'build'), { recursive: true });
   writeFileSync(join(ROOT, 'build/bench-results.md'), md + '\n');

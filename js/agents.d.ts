@@ -65,7 +65,31 @@ export interface PromptOptions {
   signal?: PoolAbortSignal;
   /** ms to wait for the agent's CANCELLED after ai.cancel before ending the run locally. Default 10 000. */
   cancelTimeout?: number;
+  /**
+   * ms to wait, after the first terminal, for a newer one (the seed: of several terminals the
+   * highest (created_at, id) wins; response/cancel races). The terminal update is shown at once;
+   * a newer terminal adds one with `replaced: true`; `result` and `done` settle when the period
+   * ends. Default 0: the first terminal settles the run.
+   */
+  terminalGrace?: number;
+  /**
+   * ms without any event of the run after which it ends locally with NostrError RUN_INCOMPLETE
+   * (the agent is gone, or a relay dropped its terminal); a stored run stays open and resumable.
+   * Default 0: wait forever.
+   */
+  idleTimeout?: number;
+  /** Records the prompt, every applied event and the terminal, for listSessions/listRuns/resumeRun. */
+  store?: RunStore;
+  /**
+   * The privacy profile. 'default': NIP-44 events. 'nip59': privacy-first, every run event (the
+   * prompt and cancel, and the agent's replies) NIP-59 gift-wrapped; the run fails with
+   * UNSUPPORTED_FEATURE unless the agent's ai.info says supports_nip59. 'auto': nip59 when the
+   * agent supports it. Default 'default'.
+   */
+  privacy?: PrivacyProfile | 'auto';
 }
+
+export type PrivacyProfile = 'default' | 'nip59';
 
 export interface RunResult {
   /** The final text, from ai.response. */
@@ -81,8 +105,11 @@ export type AgentRunUpdate =
   | { type: 'tool_call'; name?: string; phase?: 'start' | 'result'; arguments?: unknown; output?: unknown; success?: boolean; duration_ms?: number; text?: string }
   /** An event of the run that breaks the rules (not applied). */
   | { type: 'rejected'; code: AgentErrorCode; reason: string; eventId: string }
-  | ({ type: 'terminal'; ok: true } & RunResult)
-  | { type: 'terminal'; ok: false; error: AgentError | NostrError };
+  /** `replaced`: a newer terminal replaced the one shown before (terminalGrace). */
+  | ({ type: 'terminal'; ok: true; replaced?: true } & RunResult)
+  | { type: 'terminal'; ok: false; error: AgentError | NostrError; replaced?: true }
+  /** The run store failed to record something (STORE_FAILED...); the run goes on. */
+  | { type: 'store_error'; error: NostrError };
 
 /** One prompt and what the agent sends back. Iterating replays every update from the start and ends after the terminal. */
 export class Run implements AsyncIterable<AgentRunUpdate> {
@@ -91,7 +118,11 @@ export class Run implements AsyncIterable<AgentRunUpdate> {
   /** The client's public key, once known. */
   readonly client: string | null;
   readonly agent: string;
+  /** The `s` tag, or null (the session is then `sender:<client>`). */
   readonly session: string | null;
+  readonly message: string;
+  /** The profile in use (null while 'auto' is still reading ai.info). */
+  readonly privacy: PrivacyProfile | null;
   readonly done: boolean;
   /** Resolves true once a relay accepted the prompt, false when it was not sent (then `result` rejects). */
   readonly sent: Promise<boolean>;
@@ -104,6 +135,127 @@ export class Run implements AsyncIterable<AgentRunUpdate> {
 
 /** Sends a prompt (after subscribing to its run) and returns the Run at once. */
 export function prompt(options: PromptOptions): Run;
+
+/** One event of a run as the client received and applied it. */
+export interface StoredEvent {
+  event: NostrEvent;
+  /** Its decrypted content. */
+  plaintext: string;
+}
+
+/** What a run store keeps of one run (plain JSON). */
+export interface StoredRun {
+  /** The prompt event id. */
+  id: string;
+  agent: string;
+  client: string;
+  /** The session: the `s` tag, or `sender:<client>`. */
+  session: string;
+  /** The `s` tag as sent, or null. */
+  sessionTag: string | null;
+  message: string;
+  model?: string;
+  thinking?: ThinkingLevel;
+  /** Seconds. */
+  created_at: number;
+  createdMs?: number;
+  /** Seconds: the prompt, or the terminal. */
+  updatedAt: number;
+  /** 'done' once the agent's terminal arrived. */
+  state: 'open' | 'done';
+  privacy?: PrivacyProfile;
+  terminal:
+    | null
+    | ({ ok: true; eventId: string } & Omit<RunResult, 'eventId'>)
+    | { ok: false; eventId: string; code: AgentErrorCode; message: string; retry_after?: number; details?: Record<string, unknown> };
+  /** The signed prompt. */
+  prompt?: NostrEvent;
+  /** getRun only: the applied events in arrival order. */
+  events?: StoredEvent[];
+}
+
+/** Where runs are recorded. Implement it to keep them elsewhere. */
+export interface RunStore {
+  putRun(record: StoredRun): Promise<void>;
+  appendEvent(id: string, entry: StoredEvent): Promise<void>;
+  getRun(id: string): Promise<(StoredRun & { events: StoredEvent[] }) | null>;
+  listRuns(): Promise<StoredRun[]>;
+  deleteRun(id: string): Promise<void>;
+}
+
+/** Runs in memory (gone with the process). */
+export class MemoryRunStore implements RunStore {
+  constructor();
+  putRun(record: StoredRun): Promise<void>;
+  appendEvent(id: string, entry: StoredEvent): Promise<void>;
+  getRun(id: string): Promise<(StoredRun & { events: StoredEvent[] }) | null>;
+  listRuns(): Promise<StoredRun[]>;
+  deleteRun(id: string): Promise<void>;
+}
+
+/**
+ * Node: runs in `<dir>/runs.json` (0600; the directory 0700), rewritten atomically (temporary
+ * file, fsync, rename) on every change. One process per directory. Errors: STORE_FAILED,
+ * STORE_CORRUPT; NOT_SUPPORTED outside Node.
+ */
+export class FileRunStore extends MemoryRunStore {
+  constructor(dir: string);
+  readonly dir: string;
+  /** Resolves once every change is on disk. */
+  flush(): Promise<void>;
+}
+
+/** Browsers: runs in an IndexedDB database (`name`). NOT_SUPPORTED without indexedDB. */
+export class IndexedDbRunStore implements RunStore {
+  constructor(name?: string, options?: { indexedDB?: unknown });
+  readonly name: string;
+  putRun(record: StoredRun): Promise<void>;
+  appendEvent(id: string, entry: StoredEvent): Promise<void>;
+  getRun(id: string): Promise<(StoredRun & { events: StoredEvent[] }) | null>;
+  listRuns(): Promise<StoredRun[]>;
+  deleteRun(id: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface SessionSummary {
+  /** The session id (`s` tag or `sender:<client>`). */
+  id: string;
+  agent: string;
+  client: string;
+  /** Number of runs. */
+  runs: number;
+  createdAt: number;
+  updatedAt: number;
+  /** The first prompt's message. */
+  title: string;
+  lastRun: StoredRun;
+}
+
+/** The sessions in `store`, one per (agent, session), most recently active first. */
+export function listSessions(store: RunStore, options?: { agent?: string }): Promise<SessionSummary[]>;
+
+/** The runs of a session (an id, or a listSessions entry), oldest first. */
+export function listRuns(store: RunStore, session: string | SessionSummary, options?: { agent?: string }): Promise<StoredRun[]>;
+
+export interface ResumeOptions {
+  pool: RelayPool;
+  relays?: string[];
+  /** The run's client. */
+  signer: Signer;
+  store: RunStore;
+  /** The prompt id. */
+  id: string;
+  cancelTimeout?: number;
+  terminalGrace?: number;
+  idleTimeout?: number;
+  signal?: PoolAbortSignal;
+}
+
+/**
+ * Recovers a stored run: replays what the store holds, and unless it ended, subscribes again by
+ * the prompt id and continues. Rejects NOT_FOUND, INVALID_ARGUMENT (not this signer's run).
+ */
+export function resumeRun(options: ResumeOptions): Promise<Run>;
 
 export interface HandlerContext {
   message: string;
@@ -149,7 +301,11 @@ export interface ServeAgentOptions {
   /** A pool to use, or `relays` to open one (closed by stop()). */
   pool?: RelayPool;
   relays?: string[];
-  /** ai.info content (ver, encryption and tool_names are filled in). */
+  /**
+   * ai.info content (ver, encryption and tool_names are filled in). `supports_nip59: true` also
+   * answers gift-wrapped prompts (privacy-first profile): their replies are wrapped too, and their
+   * tool telemetry carries no arguments or output.
+   */
   info?: Partial<AgentInfo>;
   handler: AgentHandler;
   policy?: AgentPolicy;

@@ -5,8 +5,22 @@ import { NostrError } from '../errors.js';
 import { isValidPublicKey } from '../keys.js';
 import { ClientRun, KINDS, validatePayload } from '../nipxx.js';
 import { AgentError } from './errors.js';
-import { defaultInfo, requireSigner, rootOf, sealEvent, subscribeLive, tagValue } from './shared.js';
+import {
+  WRAP_LOOKBACK,
+  defaultInfo,
+  nowSeconds,
+  openRunWrap,
+  requireSigner,
+  rootOf,
+  sealEvent,
+  subscribeLive,
+  tagValue,
+  wrapRunEvent,
+} from './shared.js';
+import { requireStore } from './store.js';
 
+const PRIVACY = ['default', 'nip59', 'auto'];
+const GIFT_WRAP = 1059;
 const RUN_KINDS = [KINDS.status, KINDS.delta, KINDS.response, KINDS.toolCall, KINDS.error];
 const infoCache = new WeakMap(); // pool -> Map(agent pubkey -> newest valid ai.info event)
 
@@ -45,11 +59,40 @@ export function prompt(options) {
 }
 
 /**
+ * Recovers a run recorded in `store` (after a reload or a restart): replays what the store
+ * holds through a fresh reconciliation, then, unless it already ended, subscribes again to the
+ * run's events by its prompt id (`#e` root, the seed's "Session recovery recipe") and continues.
+ * Resolves the Run (its updates start with the replayed ones). The signer must be the run's client.
+ */
+export async function resumeRun({ pool, relays, signer, store, id, cancelTimeout, terminalGrace, idleTimeout, signal } = {}) {
+  if (!pool || typeof pool.subscribe !== 'function') throw new NostrError('INVALID_ARGUMENT', 'resumeRun: pool is required');
+  requireSigner(signer, 'resumeRun');
+  requireStore(store, 'resumeRun');
+  if (typeof id !== 'string' || !/^[0-9a-f]{64}$/.test(id)) throw new NostrError('INVALID_ARGUMENT', 'resumeRun: id must be a prompt event id (64 hex)');
+  const record = await store.getRun(id);
+  if (!record) throw new NostrError('NOT_FOUND', `resumeRun: no run ${id} in the store`);
+  const me = await signer.getPublicKey();
+  if (me !== record.client) throw new NostrError('INVALID_ARGUMENT', 'resumeRun: the signer is not the client of this run');
+  return new Run({ pool, relays, signer, store, agent: record.agent, message: record.message, cancelTimeout, terminalGrace, idleTimeout, signal }, record);
+}
+
+/**
  * One prompt and what the agent sends back. Iterate it for updates (status, delta with the text
  * so far, tool_call, rejected, then one terminal); `result` resolves `{ text, usage, eventId }`
  * or rejects with an AgentError (ai.error, CANCELLED included) or a NostrError (the prompt
  * could not be sent).
  */
+// The update (and result) of an accepted terminal.
+function terminalUpdate(terminal, replaced) {
+  const extra = replaced ? { replaced: true } : {};
+  if (terminal.response) {
+    const { text, usage } = terminal.response;
+    return { type: 'terminal', ok: true, text, eventId: terminal.eventId, ...(usage && { usage }), ...extra };
+  }
+  const { code, message, retry_after: retryAfter, details } = terminal.error;
+  return { type: 'terminal', ok: false, error: new AgentError(code, message, { retryAfter, details, eventId: terminal.eventId }), ...extra };
+}
+
 export class Run {
   constructor({
     pool,
@@ -64,9 +107,15 @@ export class Run {
     toolSchemaVersion,
     fallbackModels,
     signal,
+    store,
+    privacy = 'default',
     cancelTimeout = 10_000,
-  } = {}) {
+    terminalGrace = 0,
+    idleTimeout = 0,
+  } = {}, resumed = null) {
     if (!pool || typeof pool.publish !== 'function') throw new NostrError('INVALID_ARGUMENT', 'prompt: pool is required');
+    if (store !== undefined && store !== null) requireStore(store, 'prompt');
+    if (!PRIVACY.includes(privacy)) throw new NostrError('INVALID_ARGUMENT', `prompt: privacy must be one of ${PRIVACY.join(', ')}`);
     requireSigner(signer, 'prompt');
     requireAgent(agent, 'prompt');
     if (typeof message !== 'string' || message.length === 0)
@@ -89,11 +138,26 @@ export class Run {
     /** The client's public key, once known. */
     this.client = null;
     this.session = session ?? null;
+    /** The prompt's message. */
+    this.message = message;
+    /** The profile in use: 'default' (NIP-44) or 'nip59' (every run event gift-wrapped); null until chosen. */
+    this.privacy = privacy === 'auto' ? null : privacy;
+    this._privacyWish = privacy;
 
     this._pool = pool;
+    this._store = store ?? null;
+    this._storeChain = Promise.resolve();
+    this._record = null;
     this._relays = relays;
     this._signer = signer;
     this._cancelTimeout = cancelTimeout;
+    if (!(Number.isFinite(terminalGrace) && terminalGrace >= 0)) throw new NostrError('INVALID_ARGUMENT', 'prompt: terminalGrace must be a number of ms >= 0');
+    this._terminalGrace = terminalGrace;
+    if (!(Number.isFinite(idleTimeout) && idleTimeout >= 0)) throw new NostrError('INVALID_ARGUMENT', 'prompt: idleTimeout must be a number of ms >= 0');
+    this._idleTimeout = idleTimeout;
+    this._idleTimer = null;
+    this._graceTimer = null;
+    this._announced = false; // a terminal update was pushed during the grace period
     this._updates = [];
     this._waiters = [];
     this._done = false;
@@ -112,7 +176,7 @@ export class Run {
       this._onAbort = () => void this.cancel('user_cancel');
       signal.addEventListener('abort', this._onAbort, { once: true });
     }
-    this._published = this._start(JSON.stringify(payload));
+    this._published = resumed ? this._resume(resumed) : this._start(JSON.stringify(payload), payload);
   }
 
   /** Promise of `{ text, usage, eventId }`; rejects with AgentError for ai.error. */
@@ -129,35 +193,82 @@ export class Run {
     return this._done;
   }
 
-  async _start(plaintext) {
+  // Subscribes to the run's events (before the prompt goes out: they are ephemeral on ordinary relays).
+  // Privacy-first: the wraps addressed to the client (routing by the wrapper's p and kind only).
+  async _subscribe(since) {
+    const filter =
+      this.privacy === 'nip59'
+        ? { kinds: [GIFT_WRAP], '#p': [this.client], since: since - WRAP_LOOKBACK }
+        : { kinds: RUN_KINDS, '#p': [this.client], '#e': [this.id], authors: [this.agent] };
+    this._touch();
+    this._sub = await subscribeLive(
+      this._pool,
+      [filter],
+      {
+        relays: this._relays,
+        onevent: (e) => this._enqueue(e),
+        // Ended by the pool or every relay (not by us: _finish closes it after the terminal).
+        onclose: (reasons) => {
+          const poolClosed = reasons.some((r) => r.relay === '' && r.reason === 'closed');
+          const why = reasons.map((r) => `${r.relay || 'pool'}: ${r.reason}${r.message ? ` (${r.message})` : ''}`).join('; ');
+          this._enqueueEnd(new NostrError(poolClosed ? 'POOL_CLOSED' : 'RELAY_CLOSED', `the run's subscription ended: ${why}`));
+        },
+      },
+    );
+  }
+
+  async _start(plaintext, payload) {
     try {
       this.client = await this._signer.getPublicKey();
+      if (this._privacyWish !== 'default') {
+        // The client's wish and the agent's ai.info: supports_nip59 (Protocol Flow 2).
+        const { info } = await discover(this._pool, this.agent, { relays: this._relays, maxWait: 3000 });
+        const supported = info.supports_nip59 === true;
+        if (this._privacyWish === 'nip59' && !supported)
+          throw new NostrError('UNSUPPORTED_FEATURE', 'the agent does not advertise supports_nip59 (privacy: nip59)');
+        this.privacy = supported ? 'nip59' : 'default';
+      }
       const tags = [['p', this.agent], ['encryption', 'nip44']];
       if (this.session) tags.push(['s', this.session]);
-      const event = await sealEvent(this._signer, this.agent, { kind: KINDS.prompt, tags, plaintext });
+      let event;
+      let outgoing;
+      if (this.privacy === 'nip59') {
+        const { rumor, wrap } = await wrapRunEvent(this._signer, this.agent, { kind: KINDS.prompt, tags, plaintext });
+        event = rumor;
+        outgoing = wrap;
+      } else {
+        event = outgoing = await sealEvent(this._signer, this.agent, { kind: KINDS.prompt, tags, plaintext });
+      }
       this.id = event.id;
       this._machine = new ClientRun({ promptId: event.id, agentPubkey: this.agent, clientPubkey: this.client });
-      // Subscribe first: the run's events are ephemeral on ordinary relays.
-      this._sub = await subscribeLive(
-        this._pool,
-        [{ kinds: RUN_KINDS, '#p': [this.client], '#e': [event.id], authors: [this.agent] }],
-        {
-          relays: this._relays,
-          onevent: (e) => this._enqueue(e),
-          // Ended by the pool or every relay (not by us: _finish closes it after the terminal).
-          onclose: (reasons) => {
-            const poolClosed = reasons.some((r) => r.relay === '' && r.reason === 'closed');
-            const why = reasons.map((r) => `${r.relay || 'pool'}: ${r.reason}${r.message ? ` (${r.message})` : ''}`).join('; ');
-            this._enqueueEnd(new NostrError(poolClosed ? 'POOL_CLOSED' : 'RELAY_CLOSED', `the run's subscription ended: ${why}`));
-          },
-        },
-      );
+      if (this._store) {
+        // Recorded before it is sent: a crash after the publish still finds the run.
+        this._record = {
+          id: event.id,
+          agent: this.agent,
+          client: this.client,
+          session: this.session ?? `sender:${this.client}`,
+          sessionTag: this.session,
+          message: payload.message,
+          ...(payload.model !== undefined && { model: payload.model }),
+          ...(payload.thinking !== undefined && { thinking: payload.thinking }),
+          created_at: event.created_at,
+          createdMs: Date.now(), // orders the runs of one second
+          updatedAt: event.created_at,
+          state: 'open',
+          terminal: null,
+          privacy: this.privacy,
+          prompt: event,
+        };
+        await this._store.putRun(this._record);
+      }
+      await this._subscribe(event.created_at);
       if (this._done) return false;
       if (this._cancelRequested) {
         this._finish(null, new AgentError('CANCELLED', 'cancelled before the prompt was sent'));
         return false;
       }
-      const results = await this._pool.publish(event, { relays: this._relays });
+      const results = await this._pool.publish(outgoing, { relays: this._relays });
       if (!results.some((r) => r.status === 'accepted')) {
         const why = results.map((r) => `${r.relay}: ${r.status}${r.message ? ` (${r.message})` : ''}`).join('; ');
         throw new NostrError('RELAY_REJECTED', `no relay accepted the prompt: ${why}`);
@@ -169,6 +280,36 @@ export class Run {
     }
   }
 
+  async _resume(record) {
+    try {
+      this.id = record.id;
+      this.client = record.client;
+      this.session = record.sessionTag ?? null;
+      this.privacy = record.privacy ?? 'default';
+      this._record = { ...record };
+      delete this._record.events;
+      this._machine = new ClientRun({ promptId: record.id, agentPubkey: record.agent, clientPubkey: record.client });
+      // An open run: live first, so nothing the agent sends while the stored part is replayed
+      // (and rendered) is missed. Reconciliation does not depend on the order.
+      if (record.state !== 'done') await this._subscribe(record.created_at);
+      for (const { event, plaintext } of record.events ?? []) {
+        if (this._done) break;
+        this._apply(event, plaintext, false);
+      }
+      return true;
+    } catch (err) {
+      this._finish(null, err);
+      return false;
+    }
+  }
+
+  // Store writes run one after another; a failure is reported as a `store_error` update.
+  _storeOp(fn) {
+    if (!this._store) return this._storeChain;
+    this._storeChain = this._storeChain.then(fn).catch((error) => this._push({ type: 'store_error', error }));
+    return this._storeChain;
+  }
+
   _enqueue(event) {
     this._chain = this._chain.then(() => this._onEvent(event)).catch(() => {});
   }
@@ -178,7 +319,14 @@ export class Run {
     this._chain = this._chain.then(() => this._finish(null, error)).catch(() => {});
   }
 
-  async _onEvent(event) {
+  async _onEvent(received) {
+    let event = received;
+    if (this.privacy === 'nip59') {
+      // Wraps of anything else (DMs, other runs) do not open as this run's events: ignored.
+      if (this._done || received.kind !== GIFT_WRAP) return;
+      event = await openRunWrap(this._signer, received);
+      if (event === null) return;
+    }
     if (this._done || rootOf(event) !== this.id) return;
     let plaintext;
     try {
@@ -188,11 +336,33 @@ export class Run {
       return;
     }
     if (this._done) return;
+    this._apply(event, plaintext, true);
+  }
+
+  // (Re)arms the idle timer: without any event of the run for idleTimeout ms, the run ends locally
+  // with RUN_INCOMPLETE (the seed's "missing a terminal after reasonable timeout"); its stored
+  // record stays open, so it can be resumed later.
+  _touch() {
+    if (!this._idleTimeout || this._done) return;
+    if (this._idleTimer !== null) clearTimeout(this._idleTimer);
+    this._idleTimer = setTimeout(() => {
+      this._idleTimer = null;
+      this._enqueueEnd(new NostrError('RUN_INCOMPLETE', `no event of the run for ${this._idleTimeout} ms`));
+    }, this._idleTimeout);
+  }
+
+  // Feeds one decrypted event to the reconciliation; `record`: add it to the store when applied.
+  _apply(event, plaintext, record) {
     let u;
     try {
       u = this._machine.onEvent(event, plaintext);
     } catch {
       return;
+    }
+    if (record && ['status', 'delta', 'tool_call', 'terminal'].includes(u.type)) {
+      this._touch();
+      const id = this.id;
+      this._storeOp(() => this._store.appendEvent(id, { event, plaintext }));
     }
     switch (u.type) {
       case 'status': {
@@ -217,7 +387,18 @@ export class Run {
         this._push({ type: 'rejected', code: u.code, reason: u.reason, eventId: event.id });
         break;
       case 'terminal':
-        this._finish(this._machine.terminal, null);
+        if (this._terminalGrace > 0) {
+          // Shown at once; the run settles when no newer terminal came within the grace period.
+          this._push(terminalUpdate(this._machine.terminal, u.replaced));
+          this._announced = true;
+          if (this._graceTimer === null)
+            this._graceTimer = setTimeout(() => {
+              this._graceTimer = null;
+              this._chain = this._chain.then(() => this._finish(null, null)).catch(() => {});
+            }, this._terminalGrace);
+        } else {
+          this._finish(this._machine.terminal, null);
+        }
         break;
       default:
         break;
@@ -225,32 +406,45 @@ export class Run {
   }
 
   _push(update) {
-    this._updates.push(update);
+    if (update !== null) this._updates.push(update);
     const waiters = this._waiters;
     this._waiters = [];
     for (const w of waiters) w();
   }
 
-  _finish(terminal, error) {
+  _finish(given, error) {
     if (this._done) return;
     this._done = true;
+    // A terminal accepted during the grace period wins over a local ending (pool closed, cancel timeout).
+    const terminal = given ?? this._machine?.terminal ?? null;
     if (this._cancelTimer !== null) clearTimeout(this._cancelTimer);
     this._cancelTimer = null;
+    if (this._graceTimer !== null) clearTimeout(this._graceTimer);
+    if (this._idleTimer !== null) clearTimeout(this._idleTimer);
+    this._idleTimer = null;
+    this._graceTimer = null;
     if (this._signal) this._signal.removeEventListener('abort', this._onAbort);
     if (this._sub && !this._sub.closed) this._sub.close();
-    if (terminal?.response) {
-      const { text, usage } = terminal.response;
-      const value = { text, eventId: terminal.eventId, ...(usage && { usage }) };
-      this._push({ type: 'terminal', ok: true, ...value });
-      this._resolve(value);
+    if (terminal && this._record && this._record.state !== 'done') {
+      // The agent's terminal is the run's state from now on (local failures are not: the run may still be resumed).
+      const summary = terminal.response
+        ? { ok: true, text: terminal.response.text, eventId: terminal.eventId, ...(terminal.response.usage && { usage: terminal.response.usage }) }
+        : { ok: false, eventId: terminal.eventId, ...terminal.error };
+      delete summary.ver;
+      Object.assign(this._record, { state: 'done', terminal: summary, updatedAt: Math.max(nowSeconds(), terminal.createdAt) });
+      const snapshot = { ...this._record };
+      this._storeOp(() => this._store.putRun(snapshot));
+    }
+    // With a store, the result settles once the store holds the terminal.
+    const settled = this._store ? this._storeChain : Promise.resolve();
+    const update = terminal ? terminalUpdate(terminal, false) : { type: 'terminal', ok: false, error };
+    if (!(terminal && this._announced)) this._push(update);
+    else this._push(null); // wakes the iterators: the run is done
+    if (update.ok) {
+      const { type, ok, replaced, ...value } = update;
+      settled.then(() => this._resolve(value));
     } else {
-      let err = error;
-      if (terminal?.error) {
-        const { code, message, retry_after: retryAfter, details } = terminal.error;
-        err = new AgentError(code, message, { retryAfter, details, eventId: terminal.eventId });
-      }
-      this._push({ type: 'terminal', ok: false, error: err });
-      this._reject(err);
+      settled.then(() => this._reject(update.error));
     }
     if (this._machine) this._machine.dispose();
     this._machine = null;
@@ -262,7 +456,7 @@ export class Run {
    * `cancelTimeout` ms the run ends locally with CANCELLED. Resolves true when a cancel was sent.
    */
   async cancel(reason = 'user_cancel') {
-    if (this._done || this._cancelRequested) return false;
+    if (this._done || this._cancelRequested || this._announced) return false;
     const plaintext = JSON.stringify({ ver: 1, reason });
     const verdict = validatePayload(KINDS.cancel, plaintext);
     if (!verdict.ok) throw new NostrError('INVALID_ARGUMENT', `cancel: ${verdict.message}`);
@@ -271,7 +465,10 @@ export class Run {
     const tags = [['p', this.agent], ['e', this.id, '', 'root'], ['encryption', 'nip44']];
     if (this.session) tags.push(['s', this.session]);
     try {
-      const event = await sealEvent(this._signer, this.agent, { kind: KINDS.cancel, tags, plaintext });
+      const event =
+        this.privacy === 'nip59'
+          ? (await wrapRunEvent(this._signer, this.agent, { kind: KINDS.cancel, tags, plaintext })).wrap
+          : await sealEvent(this._signer, this.agent, { kind: KINDS.cancel, tags, plaintext });
       if (this._done) return false;
       this._cancelTimer = setTimeout(() => {
         this._cancelTimer = null;

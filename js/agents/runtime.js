@@ -6,9 +6,22 @@ import { core } from '../core.js';
 import { NostrError } from '../errors.js';
 import { AgentRun, ERROR_CODES, KINDS, validatePayload } from '../nipxx.js';
 import { AgentError } from './errors.js';
-import { defaultInfo, nowSeconds, poolFrom, requireSigner, rootOf, sealEvent, subscribeLive, tagValue } from './shared.js';
+import {
+  WRAP_LOOKBACK,
+  defaultInfo,
+  nowSeconds,
+  openRunWrap,
+  poolFrom,
+  requireSigner,
+  rootOf,
+  sealEvent,
+  subscribeLive,
+  tagValue,
+  wrapRunEvent,
+} from './shared.js';
 
 const SEEN_CAP = 10_000;
+const GIFT_WRAP = 1059;
 const GENERIC_FAILURE = 'the agent failed while answering';
 
 function policyForCore(policy) {
@@ -74,15 +87,16 @@ export async function serveAgent({
   const admitting = new Set(); // prompts being decrypted and admitted (no run yet)
   const early = new Map(); // prompt id -> an ai.cancel that arrived while its prompt was being admitted
 
-  async function send(client, out) {
-    const event = await sealEvent(signer, client, out);
+  // wrapped: the run is in the privacy-first profile (its prompt came gift-wrapped): so is every reply.
+  async function send(client, out, wrapped) {
+    const event = wrapped ? (await wrapRunEvent(signer, client, out)).wrap : await sealEvent(signer, client, out);
     const results = await pool.publish(event, { relays });
     if (!results.some((r) => r.status === 'accepted'))
-      report(new NostrError('RELAY_REJECTED', `no relay accepted kind ${out.kind} for run ${tagValue(event, 'e')}`));
+      report(new NostrError('RELAY_REJECTED', `no relay accepted kind ${out.kind} for run ${rootOf(out)}`));
   }
 
   function emit(state, out) {
-    state.chain = state.chain.then(() => send(state.client, out)).catch(report);
+    state.chain = state.chain.then(() => send(state.client, out, state.wrapped)).catch(report);
     return state.chain;
   }
 
@@ -90,7 +104,7 @@ export async function serveAgent({
   async function refuse(prompt, code, message, retryAfter) {
     const run = new AgentRun({ promptId: prompt.id, clientPubkey: prompt.pubkey, session: tagValue(prompt, 's') ?? '', info: infoPayload });
     try {
-      await send(prompt.pubkey, run.fail(code, message, { retryAfter: retryAfter ?? 0 }));
+      await send(prompt.pubkey, run.fail(code, message, { retryAfter: retryAfter ?? 0 }), prompt.wrapped === true);
     } finally {
       run.dispose();
     }
@@ -132,8 +146,10 @@ export async function serveAgent({
   }
 
   async function runPrompt(prompt, admitted) {
-    const run = new AgentRun({ promptId: prompt.id, clientPubkey: prompt.pubkey, session: tagValue(prompt, 's') ?? '', info: infoPayload });
-    const state = { run, client: prompt.pubkey, controller: new AbortController(), chain: Promise.resolve(), cancelled: false };
+    const wrapped = prompt.wrapped === true;
+    // Privacy-first: minimal disclosure, tool telemetry without arguments or output (the core drops them).
+    const run = new AgentRun({ promptId: prompt.id, clientPubkey: prompt.pubkey, session: tagValue(prompt, 's') ?? '', info: infoPayload, privacyFirst: wrapped });
+    const state = { run, client: prompt.pubkey, wrapped, controller: new AbortController(), chain: Promise.resolve(), cancelled: false };
     runs.set(prompt.id, state);
     state.whole = (async () => {
       try {
@@ -245,20 +261,29 @@ export async function serveAgent({
     const published = await pool.publish(infoEvent, { relays });
     if (!published.some((r) => r.status === 'accepted')) report(new NostrError('RELAY_REJECTED', 'no relay accepted ai.info'));
     const from = since ?? nowSeconds() - 60;
-    sub = await subscribeLive(
-      pool,
-      [
-        { kinds: [KINDS.prompt], '#p': [agent], since: from },
-        { kinds: [KINDS.cancel], '#p': [agent], since: from },
-      ],
-      {
-        relays,
-        onevent: (e) => {
-          const work = e.kind === KINDS.prompt ? onPrompt(e) : e.kind === KINDS.cancel ? onCancel(e) : null;
-          if (work) work.catch(report);
-        },
+    const filters = [
+      { kinds: [KINDS.prompt], '#p': [agent], since: from },
+      { kinds: [KINDS.cancel], '#p': [agent], since: from },
+    ];
+    // Privacy-first profile (ai.info supports_nip59): prompts and cancels may come gift-wrapped.
+    const nip59 = infoPayload.supports_nip59 === true;
+    if (nip59) filters.push({ kinds: [GIFT_WRAP], '#p': [agent], since: from - WRAP_LOOKBACK });
+    const onWrap = async (wrap) => {
+      const rumor = await openRunWrap(signer, wrap);
+      // Not ours to read, not a NIP-XX request, or older than the prompts we answer: ignored.
+      if (rumor === null || rumor.created_at < from || stopped) return;
+      rumor.wrapped = true;
+      if (rumor.kind === KINDS.prompt) return onPrompt(rumor);
+      if (rumor.kind === KINDS.cancel) return onCancel(rumor);
+    };
+    sub = await subscribeLive(pool, filters, {
+      relays,
+      onevent: (e) => {
+        const work =
+          e.kind === KINDS.prompt ? onPrompt(e) : e.kind === KINDS.cancel ? onCancel(e) : e.kind === GIFT_WRAP && nip59 ? onWrap(e) : null;
+        if (work) work.catch(report);
       },
-    );
+    });
 
     return {
       pubkey: agent,

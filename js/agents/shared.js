@@ -1,6 +1,8 @@
 // Helpers shared by the NIP-XX client and runtime.
 import { core } from '../core.js';
 import { NostrError } from '../errors.js';
+import { getEventHash } from '../event.js';
+import { unwrapEvent, wrapEvent } from '../nip59.js';
 import { RelayPool } from '../relay/pool.js';
 
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -53,3 +55,48 @@ export function subscribeLive(pool, filters, { relays, onevent, onclose, maxWait
     if (sub.eosed) queueMicrotask(() => resolve(sub));
   });
 }
+
+// --- the privacy-first profile (NIP-59): run events travel as rumors in gift wraps.
+
+/** Gift wraps are dated up to two days back (NIP-59), so their subscriptions look that far back. */
+export const WRAP_LOOKBACK = 2 * 24 * 3600 + 600;
+
+/**
+ * Encrypts `plaintext` to `recipient` (NIP-44, as in the default profile) into a rumor of
+ * {kind, tags}, and gift-wraps it to `recipient`. Returns `{ rumor, wrap }`: the rumor's id is
+ * the one a prompt's run is known by.
+ */
+export async function wrapRunEvent(signer, recipient, { kind, tags, plaintext }) {
+  const content = await signer.nip44Encrypt(recipient, plaintext);
+  const pubkey = await signer.getPublicKey();
+  const template = { kind, tags, content, created_at: nowSeconds() };
+  const rumor = { id: '', pubkey, ...template };
+  rumor.id = getEventHash(rumor);
+  const wrap = await wrapEvent(template, signer, recipient, { now: template.created_at });
+  return { rumor, wrap };
+}
+
+/**
+ * The rumor of a gift wrap (NIP-59 checks: the seal's signature, the rumor's author and id), as
+ * an event the NIP-XX machines take (`sig` empty: the seal signed it). Null when it does not open.
+ */
+export async function openRunWrap(signer, wrap) {
+  // Each privacy-first run subscribes to every wrap addressed to its client from the last two
+  // days: what was opened once (or failed to) is remembered per signer, bounded.
+  let cache = opened.get(signer);
+  if (!cache) opened.set(signer, (cache = new Map()));
+  let result = cache.get(wrap.id);
+  if (result === undefined) {
+    result = unwrapEvent(wrap, signer).then(
+      (rumor) => ({ ...rumor, sig: '' }),
+      () => null,
+    );
+    cache.set(wrap.id, result);
+    if (cache.size > OPENED_CAP) cache.delete(cache.keys().next().value);
+  }
+  const rumor = await result;
+  return rumor && { ...rumor };
+}
+
+const OPENED_CAP = 10_000;
+const opened = new WeakMap(); // signer -> Map(wrap id -> Promise of the rumor or null)

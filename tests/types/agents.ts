@@ -42,6 +42,16 @@ async function main(): Promise<void> {
   } catch (err) {
     if (err instanceof AgentError) console.log(err.code, err.message, err.retryAfter, err.details);
   }
+  // Sessions and run stores.
+  const store: nostr.RunStore = new nostr.FileRunStore('/tmp/runs');
+  const stores: nostr.RunStore[] = [new nostr.MemoryRunStore(), new nostr.IndexedDbRunStore('runs'), store];
+  const stored = prompt({ pool, signer: new nostr.Nip07Signer(), agent: pk, message: 'hi', store, privacy: 'auto' });
+  const profile: nostr.PrivacyProfile | null = stored.privacy;
+  const sessions: nostr.SessionSummary[] = await nostr.listSessions(store, { agent: pk });
+  const runs: nostr.StoredRun[] = await nostr.listRuns(store, sessions[0]);
+  const again: nostr.Run = await nostr.resumeRun({ pool, signer: new nostr.Nip07Signer(), store, id: runs[0].id });
+  for await (const u of again) if (u.type === 'store_error') console.log(u.error.code);
+  console.log(stored.message, runs[0].terminal?.ok, stores.length, profile, runs[0].privacy);
   await agent.stop();
   await pool.close();
 }

@@ -1,0 +1,127 @@
+// The NIP-XX conformance table: every MUST and SHOULD of the seed (and the MAYs we implement)
+// (../shared/seeds/nip-xx-ai-agent-messages.md), by section, with the tests that check it.
+// tests/js/nipxx-conformance.test.js fails when an entry names a test that does not exist.
+//
+// A test is 'file::title' (a JS test under tests/js, found by its exact title) or
+// 'native/file::suite.name' (a GoogleTest TEST(suite, name) under tests/native). An entry without
+// tests must say why in `note` (a rule that binds the spec's authors, not an implementation).
+
+const H = 'agents-hostile.test.js';
+const A = 'agents.test.js';
+const P = 'agents-privacy.test.js';
+const S = 'agents-store.test.js';
+const C = 'nipxx-conformance.test.js';
+const R = 'nipxx-runs.test.js';
+const SCHEMA = 'nipxx-schema.test.js';
+const CR = 'native/nip_xx_client_run_test.cpp::nip_xx_client_run_test';
+const AG = 'native/nip_xx_agent_test.cpp::nip_xx_agent_test';
+const EN = 'native/nip_xx_envelope_test.cpp::nip_xx_envelope_test';
+const PL = 'native/nip_xx_payload_test.cpp::nip_xx_payload_test';
+
+const T = {
+  streams: `${A}::streams status and deltas; the final text and usage come from ai.response`,
+  tools: `${A}::reports tool calls (start and result) as typed updates`,
+  cancel: `${A}::cancel mid-stream aborts the handler and ends the run with one CANCELLED`,
+  negotiation: `${A}::no output gives EMPTY_RESPONSE; an unsupported model gives UNSUPPORTED_MODEL without running the handler`,
+  rate: `${A}::rate limit gives RATE_LIMIT with retryAfter`,
+  allow: `${A}::an allowlist without the client gives UNAUTHORIZED; a blocklist gives BLOCKED_SENDER`,
+  discover: `${A}::discover reads the newest ai.info, and falls back to the seed defaults`,
+  badPrompts: `${A}::bad prompt payloads get PARSE_ERROR / INVALID_SCHEMA; an unadvertised tool UNSUPPORTED_FEATURE; turns SESSION_LIMIT`,
+  hostile: `${H}::reorders, dedupes, rejects broken events typed, ignores misrouted and late ones; the newest terminal wins`,
+  race: `${H}::a response/cancel race with equal created_at: the higher id wins; an older terminal after it changes nothing`,
+  typed: `${H}::PARSE_ERROR, INVALID_SCHEMA (payload and max_prompt_bytes), UNSUPPORTED_ENCRYPTION, MODEL_UNAVAILABLE`,
+  wrapped: `${P}::privacy-first: every run event is a gift wrap; the relay sees no NIP-XX kind, author or e tag; tools disclose no arguments or output`,
+  plain: `${P}::default profile with the same agent: NIP-44 events, metadata visible, tool arguments and output sent`,
+  auto: `${P}::privacy: 'auto' follows ai.info supports_nip59; 'nip59' with an agent that does not support it fails UNSUPPORTED_FEATURE`,
+  restart: `${S}::a client process that dies mid-run recovers the run from its FileRunStore after a restart`,
+  store: `${S}::prompt({store}) records the prompt, every applied event and the terminal; listSessions and listRuns read them`,
+  ajv: `${SCHEMA}::core validation agrees with ajv on thousands of generated and mutated payloads`,
+  machines: `${R}::an agent run streams to a client run: status, deltas, tool call, response`,
+  clientRejects: `${R}::the client rejects what breaks the rules, with protocol codes`,
+  nonce: `${C}::every NIP-44 payload uses a fresh nonce`,
+  unknownFields: `${C}::unknown payload fields are ignored on every kind`,
+  canonical: `${C}::canonical JSON fields win over the envelope's mirrored keys`,
+};
+
+export const CONFORMANCE = [
+  // Definitions
+  { section: 'Definitions: Run', level: 'MUST', rule: 'Non-prompt events reference the prompt id in an e tag with marker root', tests: [T.hostile, `${CR}.bad_tags_and_payloads_are_rejected_with_codes`, T.machines] },
+  { section: 'Definitions: Run', level: 'MUST', rule: 'Exactly one terminal per run (agent side)', tests: [`${AG}.run_invariants_seq_one_terminal_cancel`, T.cancel] },
+  { section: 'Definitions: Session', level: 'SHOULD', rule: 'Without s, recipients use sender:<lowercase-hex-pubkey>', tests: [`${CR}.session_default_and_tags`, T.streams, T.store] },
+  // Encryption
+  { section: 'Encryption', level: 'MUST', rule: 'Payloads of 25800-25806 use NIP-44', tests: [T.plain, T.machines] },
+  { section: 'Encryption: Required tag', level: 'MUST', rule: 'Encrypted events carry ["encryption","nip44"]', tests: [T.wrapped, T.hostile, `${CR}.bad_tags_and_payloads_are_rejected_with_codes`] },
+  { section: 'Encryption: Required tag', level: 'MUST', rule: 'A scheme both sides support; none: UNSUPPORTED_ENCRYPTION', tests: [T.typed, T.clientRejects] },
+  { section: 'Encryption: Key agreement', level: 'MUST', rule: 'Each message uses a fresh NIP-44 nonce', tests: [T.nonce] },
+  { section: 'Encryption: NIP-59', level: 'SHOULD', rule: 'Gift-wrapped: routing by the wrapper p tag and kinds only', tests: [T.wrapped] },
+  { section: 'Encryption: NIP-59', level: 'SHOULD', rule: 'Wrapped: tool_call avoids sensitive argument/output fields (privacy-first profile)', tests: [T.wrapped, `${AG}.privacy_first_strips_tool_io`] },
+  // Event formats
+  { section: 'Event Formats', level: 'MUST', rule: 'Required fields of every table and schema are present', tests: [T.ajv, `${PL}.validate_payload_dispatches_by_kind`] },
+  { section: 'Event Formats', level: 'SHOULD', rule: 'Mirror tags (tool, phase) match the payload; a mismatch is INVALID_SCHEMA', tests: [`${CR}.bad_tags_and_payloads_are_rejected_with_codes`, T.machines] },
+  { section: 'Structured text envelope', level: 'MUST', rule: 'event, phase and ts present; per-kind required keys', tests: [`${EN}.required_keys_and_malformed_escapes`, `${EN}.parses_the_seed_examples`] },
+  { section: 'Structured text envelope', level: 'SHOULD', rule: 'Consumers ignore unknown keys; accept camelCase aliases', tests: [`${EN}.aliases_unknown_keys_and_order`] },
+  { section: 'Structured text envelope', level: 'SHOULD', rule: 'Producers keep key names stable, lowercase snake_case', tests: [], note: 'this implementation never produces envelopes (it sends canonical JSON); it only reads them' },
+  { section: 'Structured text envelope', level: 'MUST', rule: 'Canonical JSON fields stay authoritative over mirrored envelope keys', tests: [T.canonical, `${CR}.envelope_text_is_unwrapped`] },
+  // ai.info
+  { section: 'ai.info', level: 'SHOULD', rule: 'Published in the agent namespace with one stable d value', tests: [T.discover] },
+  { section: 'ai.info', level: 'SHOULD', rule: 'Clients cache the newest valid ai.info by (created_at, id)', tests: [T.discover] },
+  // Negotiation
+  { section: 'Model and schema negotiation', level: 'SHOULD', rule: 'Clients use ai.info before prompts', tests: [T.auto, T.discover], note: 'discover() is the app\'s call; prompt() reads ai.info itself for privacy auto/nip59' },
+  { section: 'Model and schema negotiation', level: 'SHOULD', rule: 'No model: the agent uses default_model', tests: [T.streams, `${AG}.negotiates_model_and_schema`] },
+  { section: 'Model and schema negotiation', level: 'MUST', rule: 'A requested model must be in supported_models, else UNSUPPORTED_MODEL and no execution', tests: [T.negotiation, `${AG}.negotiates_model_and_schema`] },
+  { section: 'Model and schema negotiation', level: 'MUST', rule: 'tool_schema_version: the exact requested one, else ai.info\'s; incompatible: UNSUPPORTED_SCHEMA_VERSION and no execution', tests: [T.negotiation, `${AG}.negotiates_model_and_schema`] },
+  // Cancel
+  { section: 'Cancel', level: 'SHOULD', rule: 'Agents treat ai.cancel as idempotent per run', tests: [T.cancel, `${AG}.cancel_once_and_empty_response`] },
+  { section: 'Cancel', level: 'MUST', rule: 'Agents ignore cancel for completed runs, no further terminal', tests: [T.streams, `${AG}.run_invariants_seq_one_terminal_cancel`] },
+  // Delta
+  { section: 'Delta', level: 'MUST', rule: 'seq strictly increasing by 1 within a run', tests: [`${AG}.run_invariants_seq_one_terminal_cancel`, `${CR}.non_monotonic_seq_is_invalid_sequence`] },
+  // Tool call
+  { section: 'Tool Call', level: 'SHOULD', rule: 'Agents avoid sensitive data in output; clients treat it as untrusted', tests: [T.wrapped], note: 'the privacy-first profile strips arguments and output; clients only surface tool output as data' },
+  // Validation and failure rules
+  { section: 'Validation and failure rules', level: 'MUST', rule: 'JSON parse failures are PARSE_ERROR', tests: [T.badPrompts, T.typed, T.hostile] },
+  { section: 'Validation and failure rules', level: 'MUST', rule: 'Missing or malformed p/e/encryption tags are INVALID_SCHEMA; d only on ai.info', tests: [T.hostile, `${CR}.bad_tags_and_payloads_are_rejected_with_codes`, `${CR}.session_default_and_tags`] },
+  { section: 'Validation and failure rules', level: 'MUST', rule: 'Invalid content (unknown state/thinking/code) is INVALID_SCHEMA', tests: [T.typed, T.hostile, T.ajv] },
+  { section: 'Validation and failure rules', level: 'MUST', rule: 'e tags of non-prompt events reference the prompt id; marker root required', tests: [T.hostile, `${CR}.ignores_events_of_other_runs_and_authors`] },
+  { section: 'Validation and failure rules', level: 'MUST', rule: 'Non-monotonic seq is INVALID_SEQUENCE', tests: [T.hostile, `${CR}.non_monotonic_seq_is_invalid_sequence`, T.clientRejects] },
+  { section: 'Validation and failure rules', level: 'MUST', rule: 'ai.cancel without a matching active run is ignored', tests: [T.streams] },
+  { section: 'Validation and failure rules', level: 'SHOULD', rule: 'Duplicate cancel is idempotent and does not change terminal selection', tests: [T.cancel, `${AG}.cancel_once_and_empty_response`] },
+  { section: 'Validation and failure rules', level: 'SHOULD', rule: 'Clients ignore status/delta/tool_call after the terminal', tests: [T.hostile, T.machines] },
+  { section: 'Validation and failure rules', level: 'SHOULD', rule: 'Agents emit at most one CANCELLED per run', tests: [T.cancel, `${AG}.cancel_once_and_empty_response`] },
+  { section: 'Validation and failure rules', level: 'MAY', rule: 'A run missing its terminal after a reasonable timeout is an incomplete run', tests: [`${S}::a run without any answer ends RUN_INCOMPLETE after idleTimeout and stays open in the store, resumable`] },
+  { section: 'Validation and failure rules', level: 'MUST', rule: 'Of several terminals keep the highest created_at, id as tie-breaker', tests: [T.hostile, T.race, `${CR}.terminal_rules_highest_created_at_then_id_wins`] },
+  // Streaming and reconciliation
+  { section: 'Streaming and reconciliation', level: 'MUST', rule: 'Ignore deltas whose (e, p, encryption) do not match the run and recipient', tests: [T.hostile, `${CR}.ignores_events_of_other_runs_and_authors`] },
+  { section: 'Streaming and reconciliation', level: 'MUST', rule: 'seq contiguous from 0', tests: [`${AG}.run_invariants_seq_one_terminal_cancel`, `${CR}.reorders_by_seq_and_marks_gaps`] },
+  { section: 'Streaming and reconciliation', level: 'SHOULD', rule: 'Order by (seq, created_at, id) with seq, else (created_at, id)', tests: [T.hostile, `${CR}.reorders_by_seq_and_marks_gaps`, `${CR}.orders_without_seq_by_created_at_then_id`] },
+  { section: 'Streaming and reconciliation', level: 'MUST', rule: 'Dedupe by event id (SHOULD: by identical (seq, text))', tests: [T.hostile, `${CR}.dedupes_by_id_and_by_seq_text`] },
+  { section: 'Streaming and reconciliation', level: 'SHOULD', rule: 'On a gap, render best-effort and flag "degraded"', tests: [T.hostile, `${CR}.reorders_by_seq_and_marks_gaps`] },
+  { section: 'Streaming and reconciliation', level: 'MUST', rule: 'The final render comes from ai.response, not the deltas', tests: [T.streams, T.hostile] },
+  { section: 'Streaming and reconciliation', level: 'MUST', rule: 'No delta applied after an accepted terminal', tests: [T.hostile, T.machines] },
+  // Protocol flow
+  { section: 'Protocol Flow 1', level: 'SHOULD', rule: 'No ai.info: streaming on, encryption nip44, no tools', tests: [T.discover] },
+  { section: 'Protocol Flow 2', level: 'SHOULD', rule: 'supports_nip59 and privacy desired: use NIP-59 wrappers', tests: [T.auto, T.wrapped] },
+  { section: 'Protocol Flow 7', level: 'SHOULD', rule: 'An effective cancel before the terminal gives ai.error CANCELLED', tests: [T.cancel, `${P}::privacy-first: cancel mid-stream gives one CANCELLED; admission errors come back wrapped`] },
+  { section: 'Protocol Flow 8', level: 'MUST', rule: 'A cancel after the terminal is a no-op', tests: [T.streams] },
+  { section: 'Protocol Flow 9', level: 'SHOULD', rule: 'Clients enforce run-local ordering by #e and authors', tests: [`${CR}.ignores_events_of_other_runs_and_authors`, T.hostile] },
+  { section: 'Session recovery recipe', level: 'SHOULD', rule: 'Resume by #e root; the latest terminal is the run state', tests: [T.restart, `${P}::privacy-first runs are recoverable from the relay: wraps are stored, so a client away for the whole run resumes it`] },
+  // Tool model and security
+  { section: 'Tool model', level: 'MUST', rule: 'Clients do not execute tools from ai.tool_call', tests: [T.tools], note: 'the client API has no tool execution: tool_call is only an update' },
+  { section: 'Tool model', level: 'MUST', rule: 'Agents negotiate model and tool_schema_version', tests: [T.negotiation] },
+  { section: 'Security and abuse controls', level: 'SHOULD', rule: 'Unknown senders outside the allowlist: UNAUTHORIZED', tests: [T.allow, `${AG}.sender_policy`] },
+  { section: 'Security and abuse controls', level: 'SHOULD', rule: 'Blocked senders: BLOCKED_SENDER', tests: [T.allow, `${AG}.sender_policy`] },
+  { section: 'Security and abuse controls', level: 'SHOULD', rule: 'Unsupported tools: UNSUPPORTED_FEATURE', tests: [T.badPrompts] },
+  { section: 'Security and abuse controls', level: 'SHOULD', rule: 'Validate schemas before execution: INVALID_SCHEMA', tests: [T.badPrompts, T.typed] },
+  { section: 'Security and abuse controls', level: 'SHOULD', rule: 'Throttling: RATE_LIMIT', tests: [T.rate, `${AG}.rate_limit_with_retry_after_and_bounded_memory`] },
+  { section: 'Security and abuse controls', level: 'SHOULD', rule: 'Unsupported encryption: UNSUPPORTED_ENCRYPTION', tests: [T.typed] },
+  { section: 'Security and abuse controls', level: 'SHOULD', rule: 'retry_after on transient failures', tests: [T.rate, T.typed] },
+  { section: 'Security and abuse controls', level: 'SHOULD', rule: 'Clients prefer the newest terminal by (created_at, id)', tests: [T.hostile, T.race] },
+  // Conformance examples
+  { section: 'Conformance example 1', level: 'MUST', rule: 'ai.prompt without message is rejected (INVALID_SCHEMA)', tests: [T.badPrompts] },
+  { section: 'Conformance example 4', level: 'MUST', rule: 'A noncompliant encryption tag is rejected', tests: [T.typed, T.hostile] },
+  { section: 'Conformance example 5', level: 'MUST', rule: 'Duplicate terminals: only the newest is rendered', tests: [T.hostile, T.race] },
+  { section: 'Conformance example 7', level: 'MUST', rule: 'Response/cancel race: keep the highest (created_at, id)', tests: [T.race, `${CR}.terminal_rules_highest_created_at_then_id_wins`] },
+  // Backward compatibility
+  { section: 'Backward Compatibility', level: 'MUST', rule: 'Ignore unknown encrypted JSON fields', tests: [T.unknownFields, T.ajv] },
+  { section: 'Backward Compatibility', level: 'MUST', rule: 'Keep s optional, default sender:<lowercase-hex-pubkey>', tests: [`${CR}.session_default_and_tags`, T.streams] },
+  { section: 'Backward Compatibility', level: 'MUST', rule: 'Field names and meanings are not redefined within ver 1; no duplicated historical aliases', tests: [], note: 'binds future versions of the spec; this implementation speaks ver 1 only (payloads with another ver are INVALID_SCHEMA)' },
+];
