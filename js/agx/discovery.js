@@ -200,7 +200,7 @@ async function readCapped(res, cap) {
  * true, or false when the document names another key. The rules: https only, a public host (by
  * its spelling everywhere, and in Node also by every address DNS gives), no redirects, at most
  * 100 KB, 5 s. Breaking one throws NostrError: AGX_NIP05_INVALID, AGX_NIP05_NOT_PUBLIC,
- * AGX_NIP05_REDIRECT, AGX_NIP05_HTTP, AGX_NIP05_TOO_LARGE, AGX_NIP05_TIMEOUT,
+ * AGX_NIP05_DNS, AGX_NIP05_REDIRECT, AGX_NIP05_HTTP, AGX_NIP05_TOO_LARGE, AGX_NIP05_TIMEOUT,
  * AGX_NIP05_RESPONSE_INVALID. options: fetch (default globalThis.fetch), lookup (host => [ip...];
  * default DNS in Node, none in browsers), timeout (ms, default 5000).
  */
@@ -216,7 +216,11 @@ export async function verifyNip05(identifier, pubkey, options = {}) {
   const timer = setTimeout(() => ac.abort(), timeout);
   try {
     const addresses = await Promise.race([
-      lookup(addr.domain),
+      Promise.resolve()
+        .then(() => lookup(addr.domain))
+        .catch((err) => {
+          throw new NostrError('AGX_NIP05_DNS', `${addr.domain} does not resolve: ${err?.code ?? err?.message ?? err}`, { cause: err });
+        }),
       new Promise((_, reject) => ac.signal.addEventListener('abort', () => reject(new NostrError('AGX_NIP05_TIMEOUT', `no answer within ${timeout} ms`)), { once: true })),
     ]);
     if (addresses !== null && (!Array.isArray(addresses) || addresses.length === 0 || addresses.some(isPrivateAddress)))
