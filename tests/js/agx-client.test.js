@@ -341,6 +341,83 @@ describe('AgxClient', () => {
     });
   });
 
+  describe('hostile wraps from mallory (alice, bob, mallory over real relays)', () => {
+    const { nip44, nip13, finalizeEvent, generateSecretKey, getPublicKey } = nostr;
+    const DAY = 86400;
+
+    // Builds a wrap by hand so each rule can be broken on its own. Defaults make a conforming wrap.
+    function craft({ rumor, sealSk, to, now = nowS(), wrapCreatedAt = now - 100, tags, pow = 12, commit = String(pow), breakSealSig = false }) {
+      const seal = finalizeEvent(
+        { kind: 13, created_at: now - 50, tags: [], content: nip44.encrypt(JSON.stringify(rumor), nip44.getConversationKey(sealSk, to)) },
+        sealSk,
+      );
+      if (breakSealSig) seal.sig = (seal.sig[0] === 'a' ? 'b' : 'a') + seal.sig.slice(1);
+      const eph = generateSecretKey();
+      const base = {
+        kind: 1059,
+        pubkey: getPublicKey(eph),
+        created_at: wrapCreatedAt,
+        tags: tags ?? [['p', to], ['expiration', String(wrapCreatedAt + 30 * DAY)]],
+        content: nip44.encrypt(JSON.stringify(seal), nip44.getConversationKey(eph, to)),
+      };
+      for (let start = 0; ; start += 1 << 20) {
+        const mined = nip13.minePow(base, pow, { start });
+        mined.tags = mined.tags.map((t) => (t[0] === 'nonce' ? [t[0], t[1], commit] : t));
+        const ev = finalizeEvent(mined, eph);
+        if (pow >= 12 || nip13.getPow(ev.id) < 12) return ev;
+      }
+    }
+
+    it('two p tags, no expiration, 11-bit PoW, future, bad seal signature, forged author: discarded; expired: ignored; nothing reaches a handler', async () => {
+      const alice = LocalSigner.generate();
+      const aliceSk = generateSecretKey();
+      const malSk = generateSecretKey();
+      const calls = [];
+      const bob = client({ relay: plain.url, authorize: 'accept-all' });
+      bob.client.handle('t.x', (p) => (calls.push(p), p));
+      await bob.client.start();
+      const to = bob.signer.publicKey;
+      const alicePk = getPublicKey(aliceSk);
+      const req = (who, n) => agx.createTaskRequestRumor({ taskId: `t${n}`, capability: 't.x', payload: n }, who, to);
+      const now = nowS();
+      const good = craft({ rumor: req(alicePk, 0), sealSk: aliceSk, to });
+      const hostile = {
+        twoP: craft({ rumor: req(alicePk, 1), sealSk: aliceSk, to, tags: [['p', to], ['p', alice.publicKey], ['expiration', String(now - 100 + 30 * DAY)]] }),
+        noExpiration: craft({ rumor: req(alicePk, 2), sealSk: aliceSk, to, tags: [['p', to]] }),
+        pow11: craft({ rumor: req(alicePk, 3), sealSk: aliceSk, to, pow: 11 }),
+        badSealSig: craft({ rumor: req(alicePk, 4), sealSk: aliceSk, to, breakSealSig: true }),
+        // mallory seals a rumor that claims alice as its author
+        forgedAuthor: craft({ rumor: req(alicePk, 5), sealSk: malSk, to }),
+      };
+      const future = craft({ rumor: req(alicePk, 6), sealSk: aliceSk, to, wrapCreatedAt: now + 3600 });
+      const expired = craft({ rumor: req(alicePk, 7), sealSk: aliceSk, to, wrapCreatedAt: now - 31 * DAY });
+      // the dev relay's AGX policy refuses what it checks (expiration, PoW)
+      const guarded = new RelayPool({ relays: [relay.url], relayInfo: false });
+      for (const k of ['noExpiration', 'pow11']) assert.equal((await guarded.publish(hostile[k]))[0].status, 'rejected', k);
+      await guarded.close();
+      // a relay without that policy delivers them all: the client must hold the line
+      const open = new RelayPool({ relays: [plain.url], relayInfo: false });
+      for (const ev of [...Object.values(hostile), future, expired, good]) await open.publish(ev);
+      await open.close();
+      await until(() => calls.length === 1);
+      assert.deepEqual(calls, [0], 'the conforming control went through');
+      await bob.client.poll();
+      await sleep(200);
+      assert.deepEqual(calls, [0]);
+      for (const [k, ev] of Object.entries(hostile)) {
+        const r = await bob.client.ingest(ev);
+        assert.equal(r, 'replay', `${k} was discarded (recorded) when it arrived`);
+      }
+      assert.equal(await bob.client.ingest(future), 'future');
+      assert.ok(['discarded', 'replay'].includes(await bob.client.ingest(expired)));
+      assert.equal(bob.messages.length, 0, 'broken envelopes are not messages');
+      const codes = bob.errors.map((e) => e.code);
+      for (const c of ['AGX_WRAP_P_TAG', 'AGX_WRAP_NO_EXPIRATION', 'AGX_WRAP_POW', 'NIP59_SEAL_SIGNATURE', 'NIP59_AUTHOR_MISMATCH'])
+        assert.ok(codes.includes(c), `${c} in ${codes}`);
+      alice.dispose();
+    });
+  });
+
   describe('automated-reply depth', () => {
     it('two auto-replying agents stop at the ceiling; delivery continues; a human reset re-opens it', async () => {
       const ping = client({ authorize: 'accept-all' });
