@@ -121,6 +121,21 @@ describe('AgxClient', () => {
     assert.ok(bob.errors.some((e) => e.message.includes('hunter2')), 'logged locally in full');
   });
 
+  it('NIP-42 AUTH through the signer: a relay that requires it serves both clients (their own pools)', async () => {
+    const authRelay = await startDevRelay({ memory: true, agxPolicy: true, auth: true });
+    stops.push(() => authRelay.close());
+    const ext = externalSigner();
+    const alice = client({ signer: ext, relay: authRelay.url, authorize: 'accept-all' });
+    const bob = client({ relay: authRelay.url, authorize: 'accept-all' });
+    bob.client.handle('a.b', () => 'authed');
+    await Promise.all([alice.client.start(), bob.client.start()]);
+    const signsBefore = ext.calls.sign;
+    assert.equal(await alice.client.request(bob.signer.publicKey, 'a.b', null, { timeout: 15000 }), 'authed');
+    assert.equal(alice.client.pool.status(authRelay.url).authenticatedAs, ext.inner.publicKey);
+    assert.equal(bob.client.pool.status(authRelay.url).authenticatedAs, bob.signer.publicKey);
+    assert.ok(ext.calls.sign > signsBefore);
+  });
+
   it('rejects bad options with typed errors', () => {
     const s = LocalSigner.generate();
     assert.throws(() => new agx.AgxClient({ signer: {}, relays: [relay.url] }), { code: 'INVALID_ARGUMENT' });

@@ -36,6 +36,8 @@ export const RULES = [
   // Signing
   { section: 'Signing', level: 'MUST', rule: 'every key operation goes through a getPublicKey/signEvent/nip44Encrypt/nip44Decrypt signer; only the one-time wrap key is generated locally',
     tests: ['native:agx_envelope_test.external_signer_steps_compose', `js:${C}:a task and a message between an external signer and a LocalSigner, with handle/request/send/onMessage`, `js:${B}:browser: an AgxClient on an injected window.nostr completes a task with a Node agent and serves one back`] },
+  { section: 'Signing', level: 'MUST', rule: 'NIP-42 AUTH goes through the signer',
+    tests: [`js:${C}:NIP-42 AUTH through the signer: a relay that requires it serves both clients (their own pools)`] },
   { section: 'Signing', level: 'MUST', rule: 'an unavailable signer is distinguished from bad input; such a poll discards nothing and reports itself incomplete; only bad input marks a wrap never to be retried',
     tests: [`js:${C}:an unavailable signer makes the poll incomplete and discards nothing; bad input is discarded once`, `js:${C}:classifies errors: AgxSignerUnavailableError, SIGNER_UNAVAILABLE, unavailable: true vs anything else`] },
   // Content types
