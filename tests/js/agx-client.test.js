@@ -471,9 +471,9 @@ describe('AgxClient', () => {
       // five fresh conversations from a: b's per-peer bound lets 3 automated replies through
       for (let i = 0; i < 5; i++) await a.client.send(b.signer.publicKey, `new ${i}`);
       await until(() => b.warnings.filter((w) => w.includes('peer-bound')).length === 2);
+      await until(() => a.messages.filter((m) => m.autoDepth === 1).length >= 3);
       await sleep(300);
-      const autoFromB = a.messages.filter((m) => m.autoDepth === 1);
-      assert.equal(autoFromB.length, 3);
+      assert.equal(a.messages.filter((m) => m.autoDepth === 1).length, 3, 'no more than the bound');
       // a's ceiling of 2: replying to a depth-2 message is refused
       const lim = new agx.AutoReplyLimiter({ maxAutoDepth: 2 });
       assert.equal(lim.ceiling, 2);
