@@ -303,7 +303,7 @@ export class AgxClient {
   /**
    * Sends a task and resolves with the output of its completed result (from that peer only).
    * Rejects AGX_TASK_FAILED (err.result), AGX_TIMEOUT, ABORTED, AGX_CLOSED, AGX_PUBLISH_FAILED, or
-   * AGX_TOO_LARGE-class core errors before anything is sent. options: timeout (ms), signal.
+   * AGX_TOO_LARGE before anything is sent. options: timeout (ms), signal.
    */
   request(peer, capability, payload, opts = {}) {
     let to, taskId, timeout, signal, me;

@@ -114,7 +114,8 @@ describe('AgxClient', () => {
       throw new Error('db host 10.0.0.7 password hunter2');
     });
     await Promise.all([alice.client.start(), bob.client.start()]);
-    await assert.rejects(alice.client.request(bob.signer.publicKey, 'x.big', { blob: 'z'.repeat(30000) }), (e) => e instanceof NostrError && /TOO_LARGE|SIZE/.test(e.code));
+    await assert.rejects(alice.client.request(bob.signer.publicKey, 'x.big', { blob: 'z'.repeat(30000) }), (e) => e instanceof NostrError && e.code === 'AGX_TOO_LARGE');
+    await assert.rejects(alice.client.send(bob.signer.publicKey, 'q'.repeat(29000)), { code: 'AGX_TOO_LARGE' });
     assert.equal(alice.client.pendingCount, 0);
     await assert.rejects(alice.client.request(bob.signer.publicKey, 'x.big', {}, { timeout: 10000 }), (e) => e.code === 'AGX_TASK_FAILED' && e.result.error === 'result too large');
     await assert.rejects(alice.client.request(bob.signer.publicKey, 'x.throw', {}, { timeout: 10000 }), (e) => e.code === 'AGX_TASK_FAILED' && e.result.error === 'handler failed' && !e.message.includes('hunter2'));
