@@ -331,7 +331,7 @@ export class AgxClient {
     text: string,
     options?: { subject?: string; contextId?: string; signal?: PoolAbortSignal },
   ): Promise<{ rumorId: string; wrapId: string; contextId: string; results: PublishResult[] }>;
-  /** Resolves with the output of a completed result; rejects AGX_TASK_FAILED, AGX_TIMEOUT, ABORTED, AGX_CLOSED, AGX_PUBLISH_FAILED, size errors. */
+  /** Resolves with the output of a completed result; rejects AGX_TASK_FAILED, AGX_TIMEOUT, ABORTED, AGX_CLOSED, AGX_PUBLISH_FAILED, AGX_TOO_LARGE (before sending). */
   request<T = unknown>(
     peer: string,
     capability: string,
