@@ -495,9 +495,15 @@ export class AgxClient {
   async #ingest(wrap) {
     const now = this.#clock();
     if (this.#guard.knownWrap(wrap.id, now)) return 'replay';
+    let me;
+    try {
+      me = await this.#whoami();
+    } catch (err) {
+      this.#report(err);
+      return 'unavailable'; // no key, nothing opened: retried, nothing discarded
+    }
     let opened;
     try {
-      const me = await this.#whoami();
       opened = this.#local
         ? unwrapAgx(wrap, this.#signer, { now })
         : await unwrapAgxAsync(wrap, this.#signer, { now, me, isSignerUnavailable: this.#o.isSignerUnavailable });
