@@ -48,7 +48,9 @@ export class AgxSignerUnavailableError extends NostrError {
   }
 }
 
-const UNAVAILABLE = new Set(['SIGNER_UNAVAILABLE', 'SIGNER_DISPOSED', 'SIGNER_UNSUPPORTED', 'SIGNER_TIMEOUT']);
+// SIGNER_INVALID_RESPONSE: a remote signer (NIP-46) answered with something that does not hold up:
+// the signer is malfunctioning, which says nothing against the wrap.
+const UNAVAILABLE = new Set(['SIGNER_UNAVAILABLE', 'SIGNER_DISPOSED', 'SIGNER_UNSUPPORTED', 'SIGNER_TIMEOUT', 'SIGNER_INVALID_RESPONSE']);
 
 export function isSignerUnavailable(err) {
   return !!err && typeof err === 'object' && (err.unavailable === true || UNAVAILABLE.has(err.code));

@@ -194,6 +194,8 @@ describe('AgxClient', () => {
       assert.equal(agx.isSignerUnavailable(new NostrError('SIGNER_UNAVAILABLE', 'x')), true);
       assert.equal(agx.isSignerUnavailable(Object.assign(new Error('kms timeout'), { unavailable: true })), true);
       assert.equal(agx.isSignerUnavailable(new NostrError('SIGNER_REJECTED', 'x')), false);
+      assert.equal(agx.isSignerUnavailable(new NostrError('SIGNER_INVALID_RESPONSE', 'x')), true, 'a NIP-46 bunker answering junk');
+      assert.equal(agx.isSignerUnavailable(new NostrError('SIGNER_REFUSED', 'x')), false, 'a NIP-46 bunker refusing the input');
       assert.equal(agx.isSignerUnavailable(new Error('invalid MAC')), false);
       assert.equal(agx.isSignerUnavailable(null), false);
     });
