@@ -157,7 +157,7 @@ export function isPrivateAddress(ip) {
   );
 }
 
-const DNS = 'node:dns';
+const DNS = ['node', 'dns'].join(':'); // named at run time: browser bundles leave it alone
 
 async function defaultLookup(host) {
   if (typeof process === 'undefined' || !process.versions?.node) return null; // browsers: no DNS API

@@ -59,9 +59,10 @@ export class MemorySeenStore {
   async close() {}
 }
 
-// A variable specifier: bundlers for the browser leave it alone (this class is Node-only).
-const FS = 'node:fs/promises';
-const PATH = 'node:path';
+// Node-only modules, named at run time: a browser bundle must neither pull them in nor name them
+// (FileSeenStore is the one Node-only class of the agx namespace; its load() is what imports them).
+const FS = ['node', 'fs/promises'].join(':');
+const PATH = ['node', 'path'].join(':');
 
 /**
  * Node: `<dir>/seen.json` (snapshot: {"v":1,"cursor":n|null,"seen":[[id,exp],...]}, replaced
