@@ -236,7 +236,7 @@ export class MemorySeenStore implements SeenStore {
   close(): Promise<void>;
   readonly size: number;
 }
-/** Node: <dir>/seen.json (atomic snapshot) + <dir>/seen.log (fsynced appends), 0600. */
+/** Node: <dir>/seen.json (atomic snapshot) + <dir>/seen.log (fsynced appends), 0600; <dir>/seen.lock: one writer (AGX_SEEN_STORE_LOCKED). */
 export class FileSeenStore extends MemorySeenStore {
   constructor(dir: string, options?: { compactEvery?: number });
   readonly directory: string;

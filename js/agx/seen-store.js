@@ -62,6 +62,7 @@ export class MemorySeenStore {
 // Node-only modules, named at run time: a browser bundle must neither pull them in nor name them
 // (FileSeenStore is the one Node-only class of the agx namespace; its load() is what imports them).
 const FS = ['node', 'fs/promises'].join(':');
+const HELD = new Set(); // directories a FileSeenStore of this process holds
 const PATH = ['node', 'path'].join(':');
 
 /**
@@ -69,7 +70,8 @@ const PATH = ['node', 'path'].join(':');
  * atomically: written to a temporary file, fsynced, renamed, directory fsynced) and `<dir>/seen.log`
  * (one JSON line per append or cursor move, fsynced before append() resolves). Both mode 0600, the
  * directory 0700. A torn last log line (a crash mid-write) is ignored; the log is folded into the
- * snapshot every `compactEvery` lines. One writer per directory.
+ * snapshot every `compactEvery` lines. One writer per directory: `seen.lock` (the writer's pid) makes
+ * a second live one fail with AGX_SEEN_STORE_LOCKED; the lock of a process that died is taken over.
  */
 export class FileSeenStore {
   #dir;
@@ -82,6 +84,7 @@ export class FileSeenStore {
   #lines = 0;
   #queue = Promise.resolve();
   #closed = false;
+  #locked = false;
 
   constructor(dir, { compactEvery = 4096 } = {}) {
     if (typeof dir !== 'string' || dir === '') throw new NostrError('INVALID_ARGUMENT', 'FileSeenStore needs a directory path');
@@ -115,6 +118,7 @@ export class FileSeenStore {
       }
       const fs = this.#fs;
       await fs.mkdir(this.#dir, { recursive: true, mode: 0o700 });
+      if (!this.#locked) await this.#lock();
       const now = nowS();
       this.#map.clear();
       this.#cursor = null;
@@ -152,6 +156,38 @@ export class FileSeenStore {
       this.#log = await fs.open(this.#file('seen.log'), 'a', 0o600);
       return { entries: [...this.#map], cursor: this.#cursor };
     });
+  }
+
+  // One writer per directory: seen.lock holds the writer's pid. A lock whose process is gone (a
+  // crash, SIGKILL) is taken over; a live one is AGX_SEEN_STORE_LOCKED.
+  async #lock() {
+    const fs = this.#fs;
+    const file = this.#file('seen.lock');
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        const fh = await fs.open(file, 'wx', 0o600);
+        await fh.writeFile(String(process.pid));
+        await fh.close();
+        this.#locked = true;
+        HELD.add(this.#path.resolve(this.#dir));
+        return;
+      } catch (err) {
+        if (err.code !== 'EEXIST') throw new NostrError('AGX_SEEN_STORE', `cannot lock ${file}: ${err.message}`, { cause: err });
+      }
+      const pid = Number((await fs.readFile(file, 'utf8').catch(() => '')).trim());
+      let alive = pid === process.pid && HELD.has(this.#path.resolve(this.#dir));
+      if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid) {
+        try {
+          process.kill(pid, 0);
+          alive = true;
+        } catch (err) {
+          alive = err.code === 'EPERM';
+        }
+      }
+      if (alive) throw new NostrError('AGX_SEEN_STORE_LOCKED', `${this.#dir} is in use by process ${pid}`);
+      await fs.unlink(file).catch(() => {});
+    }
+    throw new NostrError('AGX_SEEN_STORE_LOCKED', `could not lock ${this.#dir}`);
   }
 
   async #compact() {
@@ -224,6 +260,11 @@ export class FileSeenStore {
     await this.#serial(async () => {
       if (this.#log) await this.#log.close();
       this.#log = null;
+      if (this.#locked) {
+        await this.#fs.unlink(this.#file('seen.lock')).catch(() => {});
+        HELD.delete(this.#path.resolve(this.#dir));
+      }
+      this.#locked = false;
     }).catch(() => {});
     this.#closed = true;
   }

@@ -279,7 +279,9 @@ describe('AgxClient', () => {
       await b.append([['d'.repeat(64), exp]]);
       await b.append([['e'.repeat(64), exp]]);
       assert.equal(readFileSync(path.join(d, 'seen.log'), 'utf8'), '', 'compacted');
-      assert.deepEqual(readdirSync(d).sort(), ['seen.json', 'seen.log'], 'no temporary file left');
+      assert.deepEqual(readdirSync(d).sort(), ['seen.json', 'seen.lock', 'seen.log'], 'no temporary file left');
+      // one writer per directory
+      await assert.rejects(new agx.FileSeenStore(d).load(), { code: 'AGX_SEEN_STORE_LOCKED' });
       await b.close();
       const c = new agx.FileSeenStore(d);
       const all = await c.load();
@@ -287,6 +289,12 @@ describe('AgxClient', () => {
       await assert.rejects(c.append([['zz', 1]]), { code: 'INVALID_ARGUMENT' });
       await assert.rejects(c.setCursor(-1), { code: 'INVALID_ARGUMENT' });
       await c.close();
+      assert.deepEqual(readdirSync(d).sort(), ['seen.json', 'seen.log'], 'the lock goes with close()');
+      // a lock left by a process that is gone is taken over
+      writeFileSync(path.join(d, 'seen.lock'), '999999999');
+      const e = new agx.FileSeenStore(d);
+      assert.equal((await e.load()).entries.length, 3);
+      await e.close();
       writeFileSync(path.join(d, 'seen.json'), '[1,2]');
       await assert.rejects(new agx.FileSeenStore(d).load(), { code: 'AGX_SEEN_STORE' });
     });
