@@ -345,6 +345,7 @@ export class AgxClient {
   poll(): Promise<AgxPollResult>;
   /** advertise (opt-in): also publish the Agent Card and the relay list. */
   start(options?: { advertise?: boolean }): Promise<{ cursor: number; poll: AgxPollResult; card?: { event: NostrEvent; results: PublishResult[] }; relayList?: { event: NostrEvent; results: PublishResult[] } }>;
+  /** Rejects open requests (AGX_CLOSED), closes the seen store (and the pool it made from `relays`). */
   stop(): Promise<void>;
   /** createAgxAgent's names: start() without advertising, and stop(). */
   serve(): Promise<void>;

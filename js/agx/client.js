@@ -703,7 +703,7 @@ export class AgxClient {
     return out;
   }
 
-  /** Stops the subscription and timer, rejects open requests (AGX_CLOSED), flushes the store. */
+  /** Stops the subscription and timer, rejects open requests (AGX_CLOSED), closes the seen store. */
   async stop() {
     if (this.#closed) return;
     this.#closed = true;
