@@ -365,6 +365,13 @@ async function main() {
     process.stderr.write(` ${((wallNow() - tr) / 1000).toFixed(1)} s\n`);
   }
   const sizes = selected('size') ? measureSizes() : null;
+  let agxMd = '';
+  if (selected('agx')) {
+    process.stderr.write('bench: agx ...');
+    const tr = wallNow();
+    agxMd = `\n\n${await (await import('./agx.mjs')).measureAgx({ ours: OURS, quick: opts.quick })}`;
+    process.stderr.write(` ${((wallNow() - tr) / 1000).toFixed(1)} s\n`);
+  }
 
   let commit = '';
   try {
@@ -378,7 +385,7 @@ async function main() {
     `${OURS === ROOT ? '' : `Ours from ${OURS}. `}Peers: ${Object.entries(versions).map(([k, v]) => `${k} ${v}`).join(', ')}.`,
   ].join('\n');
   const agents = selected('nipxx') ? await import('./agents.mjs').then((m) => m.benchAgents({ quick: opts.quick })) : '';
-  const md = renderTable(rows, results, init, sizes, meta) + agents;
+  const md = renderTable(rows, results, init, sizes, meta) + agents + agxMd;
   console.log(md);
   mkdirSync(join(ROOT, 'build'), { recursive: true });
   writeFileSync(join(ROOT, 'build/bench-results.md'), md + '\n');

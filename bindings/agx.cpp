@@ -16,7 +16,10 @@
 #include "nips/nip44.hpp"
 #include "nips/nip59.hpp"
 #include "protocols/agx/authorization.hpp"
+#include "protocols/agx/auto_depth.hpp"
 #include "protocols/agx/capability.hpp"
+#include "protocols/agx/card.hpp"
+#include "protocols/agx/nip05.hpp"
 #include "protocols/agx/message.hpp"
 #include "protocols/agx/pending.hpp"
 #include "protocols/agx/route.hpp"
@@ -31,6 +34,8 @@ namespace nostr::bindings {
 namespace {
 
 using nlohmann::json;
+
+std::vector<std::string> string_list(const std::string& text);  // JSON array -> its strings
 
 std::string fresh_id() {
   std::uint8_t r[16];
@@ -51,13 +56,14 @@ json raw_json(const std::optional<std::string>& text) {
 // --- rumors (the author is a pubkey; ids come from the CSPRNG)
 
 val message_rumor(const std::string& text, const std::string& author, const std::string& recipient, double now_s,
-                  bool has_subject, const std::string& subject, int auto_depth, const std::string& content_type) {
+                  bool has_subject, const std::string& subject, int auto_depth, const std::string& content_type,
+                  const std::string& context_id) {
   std::int64_t now;
   if (!read_now(now_s, now)) return fail(bad_now());
   agx::message_fields f;
   f.text = text;
   f.message_id = fresh_id();
-  f.context_id = fresh_id();
+  f.context_id = context_id.empty() ? fresh_id() : context_id;
   if (!content_type.empty()) f.content_type = content_type;
   f.subject = opt(has_subject, subject);
   f.auto_depth = auto_depth;
@@ -179,6 +185,22 @@ class wrap_job {
     auto rumor = nip59::parse_rumor(rumor_json);
     if (!rumor) return fail(rumor.err());
     auto m = agx::seal_and_start(*rumor, sk.b, recipient, now, rnd);
+    if (!m) return fail(m.err());
+    miner_.emplace(std::move(*m));
+    return val(true);
+  }
+
+  // The seal was made by an external signer (NIP-07, NIP-46): only the one-time key's work here.
+  val start_with_seal(const std::string& seal_json, const std::string& recipient, double now_s,
+                      const std::string& random) {
+    miner_.reset();
+    std::int64_t now;
+    if (!read_now(now_s, now)) return fail(bad_now());
+    nip59::wrap_randomness rnd;
+    if (!read_wrap_randomness(random, rnd)) return fail(bad_random());
+    auto seal = read_event(seal_json);
+    if (!seal) return fail(make_error(errc::nip59_invalid_seal, "the seal is not a signed event"));
+    auto m = agx::wrap_miner::start(*seal, recipient, now, rnd);
     if (!m) return fail(m.err());
     miner_.emplace(std::move(*m));
     return val(true);
@@ -328,7 +350,158 @@ val unwrap_with_secret(std::size_t wrap_len, double now_s) {
 
 bool last_unwrap_retry() { return g_retry_later; }
 
-// --- capability matching
+// Step by step, for a recipient key held by an external signer: the public checks, then the
+// seal the signer decrypted from the wrap, then the rumor it decrypted from the seal.
+val check_wrap_public(const std::string& wrap_json, const std::string& me, double now_s) {
+  g_retry_later = true;
+  std::int64_t now;
+  if (!read_now(now_s, now)) return fail(bad_now());
+  auto w = read_event(wrap_json);
+  if (!w) {
+    g_retry_later = false;
+    return fail(w.err());
+  }
+  auto ok = agx::check_wrap(*w, me, now);
+  if (!ok) {
+    g_retry_later = agx::disposition_of(ok.err().code) == agx::disposition::retry_later;
+    return fail(ok.err());
+  }
+  return val(true);
+}
+
+val open_seal(const std::string& seal_json) {
+  g_retry_later = false;
+  auto seal = agx::open_seal_json(seal_json);
+  if (!seal) return fail(seal.err());
+  return val(to_json(*seal));
+}
+
+val open_rumor(const std::string& wrap_json, const std::string& seal_json, const std::string& rumor_json,
+               const std::string& me) {
+  g_retry_later = false;
+  auto w = read_event(wrap_json);
+  if (!w) return fail(w.err());
+  auto seal = agx::open_seal_json(seal_json);
+  if (!seal) return fail(seal.err());
+  return finish_unwrap(agx::open_rumor_json(*w, *seal, rumor_json, me));
+}
+
+// created_at of a seal made outside the core (backdated up to two days, never the future).
+double backdated(double now_s, const std::string& random8) {
+  std::int64_t now;
+  if (!read_now(now_s, now) || random8.size() != 8) return -1;
+  return static_cast<double>(agx::backdated(now, read_u64(as_bytes(random8))));
+}
+
+// --- automated-reply depth: ceiling plus local bounds per peer and per conversation
+
+class auto_reply {
+ public:
+  auto_reply(int ceiling, double per_conversation, double per_peer, double peer_window) {
+    agx::auto_reply_limits l;
+    if (ceiling >= 0) l.ceiling = ceiling;
+    if (per_conversation >= 0) l.per_conversation = static_cast<std::uint32_t>(per_conversation);
+    if (per_peer >= 0) l.per_peer = static_cast<std::uint32_t>(per_peer);
+    if (peer_window > 0) l.peer_window = static_cast<std::int64_t>(peer_window);
+    limiter_.emplace(l);
+  }
+  std::string try_reply(const std::string& peer, const std::string& conversation, int inbound_depth, double now) {
+    return agx::auto_reply_verdict_name(
+        limiter_->try_reply(peer, conversation, inbound_depth, static_cast<std::int64_t>(now)));
+  }
+  void human_reset(const std::string& peer, const std::string& conversation) { limiter_->human_reset(peer, conversation); }
+  void reset_peer(const std::string& peer) { limiter_->reset_peer(peer); }
+  int ceiling() const { return limiter_->limits().ceiling; }
+
+ private:
+  std::optional<agx::auto_reply_limiter> limiter_;
+};
+
+int reply_depth(int inbound) { return agx::reply_depth(inbound); }
+
+// --- discovery: Agent Cards (11337), their retraction (5), NIP-05
+
+std::vector<std::string> strings_at(const json& j, const char* key) {
+  std::vector<std::string> out;
+  if (j.contains(key) && j[key].is_array())
+    for (const auto& e : j[key])
+      if (e.is_string()) out.push_back(e.get<std::string>());
+  return out;
+}
+
+// fields: {org, pubkey, nip05?, relays[], capabilities[]} -> the unsigned kind 11337 template.
+val card_template(const std::string& fields_json, double now_s) {
+  std::int64_t now;
+  if (!read_now(now_s, now)) return fail(bad_now());
+  auto j = parse_json(fields_json);
+  if (!j.is_object() || !j["pubkey"].is_string())
+    return fail(make_error(errc::invalid_argument, "expected {org, pubkey, nip05?, relays, capabilities}"));
+  agx::card_fields f;
+  if (j.contains("org") && j["org"].is_string()) f.org = j["org"].get<std::string>();
+  f.pubkey_hex = j["pubkey"].get<std::string>();
+  if (j.contains("nip05") && j["nip05"].is_string()) f.nip05 = j["nip05"].get<std::string>();
+  f.relays = strings_at(j, "relays");
+  f.capabilities = strings_at(j, "capabilities");
+  auto t = agx::card_template(f, now);
+  if (!t) return fail(t.err());
+  json out;
+  out["kind"] = t->kind;
+  out["created_at"] = t->created_at;
+  out["tags"] = t->tags;
+  out["content"] = t->content;
+  return val(out.dump());
+}
+
+val parse_card(const std::string& event_json) {
+  auto e = read_event(event_json);
+  if (!e) return fail(e.err());
+  auto c = agx::parse_card(*e);
+  if (!c) return fail(c.err());
+  auto opt_json = [](const std::optional<std::string>& s) { return s ? json(*s) : json(nullptr); };
+  json out;
+  out["pubkey"] = c->pubkey;
+  out["createdAt"] = c->created_at;
+  out["id"] = e->id;
+  out["org"] = opt_json(c->org);
+  out["displayName"] = opt_json(c->display_name);
+  out["nip05"] = opt_json(c->nip05);
+  out["capabilities"] = c->capabilities;
+  out["relays"] = c->relays;
+  out["payloadTypes"] = c->payload_types;
+  return val(out.dump());
+}
+
+val card_retraction(const std::string& ids_json, const std::string& reason, double now_s) {
+  std::int64_t now;
+  if (!read_now(now_s, now)) return fail(bad_now());
+  auto t = agx::card_retraction_template(string_list(ids_json), reason, now);
+  if (!t) return fail(t.err());
+  json out;
+  out["kind"] = t->kind;
+  out["created_at"] = t->created_at;
+  out["tags"] = t->tags;
+  out["content"] = t->content;
+  return val(out.dump());
+}
+
+// name@domain -> {name, domain, url}
+val parse_nip05(const std::string& identifier) {
+  auto a = agx::parse_nip05(identifier);
+  if (!a) return fail(a.err());
+  json out;
+  out["name"] = a->name;
+  out["domain"] = a->domain;
+  out["url"] = agx::nip05_url(*a);
+  return val(out.dump());
+}
+
+val nip05_pubkey(const std::string& body, const std::string& name) {
+  auto pk = agx::nip05_pubkey(body, name);
+  if (!pk) return fail(pk.err());
+  return val(*pk);
+}
+
+// --- capability matching (string_list is declared above)
 
 bool capability_matches(const std::string& pattern, const std::string& requested) {
   return agx::capability_matches(pattern, requested);
@@ -442,6 +615,19 @@ class replay_guard_binding {
   void discarded(const std::string& wrap_id, double now) { guard_.discarded(wrap_id, static_cast<std::int64_t>(now)); }
   double size() const { return static_cast<double>(store_.size()); }
   double prune(double now) { return static_cast<double>(store_.prune(static_cast<std::int64_t>(now))); }
+  // Durable mirror hooks: a snapshot of live entries, loading one, and the marks since last taken.
+  std::string snapshot(double now) const { return store_.snapshot_json(static_cast<std::int64_t>(now)); }
+  val load_snapshot(const std::string& text, double now) {
+    auto n = store_.load_snapshot(text, static_cast<std::int64_t>(now));
+    if (!n) return fail(n.err());
+    return val(static_cast<double>(*n));
+  }
+  std::string take_journal() {
+    json j = json::array();
+    for (const auto& e : store_.take_journal()) j.push_back(json::array({hex::encode(e.id), e.expires_at}));
+    return j.dump();
+  }
+  bool journal_overflowed() const { return store_.journal_overflowed(); }
 
  private:
   agx::memory_seen_store store_;
@@ -458,6 +644,22 @@ EMSCRIPTEN_BINDINGS(agx) {
   emscripten::function("agxUnwrapWithHandle", &unwrap_with_handle);
   emscripten::function("agxUnwrapWithSecret", &unwrap_with_secret);
   emscripten::function("agxLastUnwrapRetry", &last_unwrap_retry);
+  emscripten::function("agxCheckWrap", &check_wrap_public);
+  emscripten::function("agxOpenSeal", &open_seal);
+  emscripten::function("agxOpenRumor", &open_rumor);
+  emscripten::function("agxBackdated", &backdated);
+  emscripten::function("agxReplyDepth", &reply_depth);
+  emscripten::function("agxCardTemplate", &card_template);
+  emscripten::function("agxParseCard", &parse_card);
+  emscripten::function("agxCardRetraction", &card_retraction);
+  emscripten::function("agxParseNip05", &parse_nip05);
+  emscripten::function("agxNip05Pubkey", &nip05_pubkey);
+  emscripten::class_<auto_reply>("AgxAutoReply")
+      .constructor<int, double, double, double>()
+      .function("tryReply", &auto_reply::try_reply)
+      .function("humanReset", &auto_reply::human_reset)
+      .function("resetPeer", &auto_reply::reset_peer)
+      .function("ceiling", &auto_reply::ceiling);
   emscripten::function("agxCapabilityMatches", &capability_matches);
   emscripten::function("agxMatchesCapability", &matches_capability);
   emscripten::function("agxFindHandler", &find_handler);
@@ -465,6 +667,7 @@ EMSCRIPTEN_BINDINGS(agx) {
       .constructor<>()
       .function("startWithHandle", &wrap_job::start_with_handle)
       .function("startWithSecret", &wrap_job::start_with_secret)
+      .function("startWithSeal", &wrap_job::start_with_seal)
       .function("step", &wrap_job::step)
       .function("tried", &wrap_job::tried)
       .function("finish", &wrap_job::finish);
@@ -488,7 +691,11 @@ EMSCRIPTEN_BINDINGS(agx) {
       .function("processed", &replay_guard_binding::processed)
       .function("discarded", &replay_guard_binding::discarded)
       .function("size", &replay_guard_binding::size)
-      .function("prune", &replay_guard_binding::prune);
+      .function("prune", &replay_guard_binding::prune)
+      .function("snapshot", &replay_guard_binding::snapshot)
+      .function("loadSnapshot", &replay_guard_binding::load_snapshot)
+      .function("takeJournal", &replay_guard_binding::take_journal)
+      .function("journalOverflowed", &replay_guard_binding::journal_overflowed);
 }
 
 }  // namespace nostr::bindings

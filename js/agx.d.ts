@@ -3,7 +3,7 @@
 // and createAgxAgent. Errors are NostrError: AGX_* (AGX_WRAP_*, AGX_PAYLOAD_INVALID, AGX_TIMEOUT,
 // AGX_TASK_FAILED, AGX_CLOSED, AGX_PUBLISH_FAILED...), NIP59_*, INVALID_*, ABORTED.
 import type { NostrEvent } from './index.js';
-import type { LocalSigner } from './signer.js';
+import type { LocalSigner, Signer } from './signer.js';
 import type { PoolAbortSignal, PublishResult, RelayPool } from './relay.js';
 
 export const MESSAGE_KIND: 3838;
@@ -11,8 +11,10 @@ export const RECEIPT_KIND: 3839;
 export const GIFT_WRAP_KIND: 1059;
 export const POW_BITS: 12;
 
-/** A LocalSigner, or a 32-byte secret key used for one call. */
-export type AgxKey = LocalSigner | Uint8Array;
+/** Any Signer (LocalSigner, Nip07Signer, your own), or a 32-byte secret key used for one call. */
+export type AgxKey = Signer | LocalSigner | Uint8Array;
+/** unwrapAgx (synchronous) takes a LocalSigner or a secret key only; unwrapAgxAsync takes any AgxKey. */
+export type AgxLocalKey = LocalSigner | Uint8Array;
 
 /** An unsigned AGX event with its id; never published bare. */
 export interface AgxRumor {
@@ -33,7 +35,7 @@ export function createMessageRumor(
   text: string,
   author: string,
   recipient: string,
-  options?: RumorOptions & { subject?: string | null; contentType?: string },
+  options?: RumorOptions & { subject?: string | null; contentType?: string; contextId?: string },
 ): AgxRumor;
 export function createTaskRequestRumor(
   request: { taskId: string; capability: string; payload?: unknown },
@@ -98,7 +100,22 @@ export interface AgxOpened {
 }
 
 /** Throws NostrError with `retry` (leave unseen and retry later) or not (discard). */
-export function unwrapAgx(wrap: NostrEvent, key: AgxKey, options?: { now?: number }): AgxOpened;
+export function unwrapAgx(wrap: NostrEvent, key: AgxLocalKey, options?: { now?: number }): AgxOpened;
+/** Any key; an error from an unavailable signer carries `retry` and `signerUnavailable`. */
+export function unwrapAgxAsync(
+  wrap: NostrEvent,
+  key: AgxKey,
+  options?: { now?: number; me?: string; isSignerUnavailable?: (err: unknown) => boolean },
+): Promise<AgxOpened>;
+
+/** Thrown by a signer that is unavailable (unreachable bunker, KMS timeout): code SIGNER_UNAVAILABLE. */
+export class AgxSignerUnavailableError extends Error {
+  constructor(message?: string, options?: { cause?: unknown });
+  readonly code: 'SIGNER_UNAVAILABLE';
+  readonly unavailable: true;
+}
+/** Unavailable (retry, poll incomplete) vs bad input (discard). */
+export function isSignerUnavailable(err: unknown): boolean;
 
 export function capabilityMatches(pattern: string, requested: string): boolean;
 export function matchesCapability(advertised: unknown, requested: string): boolean;
@@ -150,6 +167,9 @@ export class ReplayGuard {
   processed(rumorId: string, wrapId: string, now?: number): void;
   discarded(wrapId: string, now?: number): void;
   readonly size: number;
+  load(entries: [string, number][], now?: number): number;
+  snapshot(now?: number): [string, number][];
+  journal(): [string, number][];
   prune(now?: number): number;
   dispose(): void;
 }
@@ -170,6 +190,10 @@ export interface AgxInboundMessage {
   from: string;
   text: string;
   subject: string | null;
+  contentType: string;
+  contextId: string;
+  /** As received; absent or unusable is 0. */
+  autoDepth: number;
   class: AgxContentClass;
   /** Why it took the plain path: plain-message, denied, denied-unconfigured, unknown-capability... */
   reason: RouteDecision['reason'];
@@ -177,47 +201,216 @@ export interface AgxInboundMessage {
   rumorId: string;
   wrapId: string;
   sentAt: number;
+  /** An automated reply (autoDepth + 1, same conversation), refused past the ceiling or the local bounds. */
+  reply(text: string, options?: { subject?: string }): Promise<AgxAutoReplyResult>;
 }
 
-export interface AgxAgentOptions {
-  signer: LocalSigner;
-  pool: RelayPool;
+export type AgxAutoReplyResult =
+  | { sent: true; rumorId: string; wrapId: string; autoDepth: number }
+  | { sent: false; refused: 'depth-ceiling' | 'conversation-bound' | 'peer-bound' };
+
+export interface AgxReceipt {
+  from: string;
+  refEventId: string;
+  contextId: string;
+  status: string;
+}
+
+export type AgxHandler = (payload: any, ctx: AgxTaskContext) => unknown | Promise<unknown>;
+/** Returning text (or {text, subject}) from a listener answers a plain message automatically. */
+export type AgxMessageListener = (
+  message: AgxInboundMessage,
+) => void | string | { text: string; subject?: string } | null | Promise<void | string | { text: string; subject?: string } | null>;
+
+/** The durable mirror of the replay store and the inbox cursor. */
+export interface SeenStore {
+  load(): Promise<{ entries: [string, number][]; cursor: number | null }>;
+  append(entries: [string, number][]): Promise<void>;
+  setCursor(cursor: number): Promise<void>;
+  close?(): Promise<void>;
+}
+export class MemorySeenStore implements SeenStore {
+  load(): Promise<{ entries: [string, number][]; cursor: number | null }>;
+  append(entries: [string, number][]): Promise<void>;
+  setCursor(cursor: number): Promise<void>;
+  close(): Promise<void>;
+  readonly size: number;
+}
+/** Node: <dir>/seen.json (atomic snapshot) + <dir>/seen.log (fsynced appends), 0600; <dir>/seen.lock: one writer (AGX_SEEN_STORE_LOCKED). */
+export class FileSeenStore extends MemorySeenStore {
+  constructor(dir: string, options?: { compactEvery?: number });
+  readonly directory: string;
+}
+/** Browsers: IndexedDB. */
+export class IndexedDbSeenStore implements SeenStore {
+  constructor(options?: { name?: string; indexedDB?: unknown });
+  load(): Promise<{ entries: [string, number][]; cursor: number | null }>;
+  append(entries: [string, number][]): Promise<void>;
+  setCursor(cursor: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type AutoReplyVerdict = 'allowed' | 'depth-ceiling' | 'conversation-bound' | 'peer-bound';
+export class AutoReplyLimiter {
+  constructor(options?: { maxAutoDepth?: number; perConversation?: number; perPeer?: number; peerWindow?: number });
+  readonly ceiling: number;
+  tryReply(peer: string, conversation: string, inboundDepth: number, now?: number): AutoReplyVerdict;
+  humanReset(peer: string, conversation: string): void;
+  resetPeer(peer: string): void;
+  dispose(): void;
+}
+export function replyDepth(inbound: unknown): number;
+
+export interface AgxClientOptions {
+  /** Any Signer: LocalSigner, Nip07Signer, a NIP-46 or KMS signer. */
+  signer: Signer;
+  /** A pool, or relays (then the client owns its pool). */
+  pool?: RelayPool;
   relays?: string[];
-  /** Decides each request for a capability we handle; default-deny when nothing is configured. */
-  authorize?: (request: { from: string; capability: string }) => boolean | Promise<boolean>;
-  /** Explicit opt-in: accept every peer. */
+  /** Decides each request for a capability we handle, or 'accept-all' (explicit opt-in); default-deny otherwise. */
+  authorize?: ((request: { from: string; capability: string }) => boolean | Promise<boolean>) | 'accept-all';
+  /** createAgxAgent's opt-in: accept every peer. */
   acceptAll?: boolean;
   allow?: { pubkey: string; capability: string }[];
-  handlers?: Record<string, (payload: any, ctx: AgxTaskContext) => unknown | Promise<unknown>>;
-  onMessage?: (message: AgxInboundMessage) => void;
-  onReceipt?: (receipt: { from: string; refEventId: string; contextId: string; status: string }) => void;
+  handlers?: Record<string, AgxHandler>;
+  onMessage?: AgxMessageListener;
+  onReceipt?: (receipt: AgxReceipt) => void;
   /** Default: console.warn. */
   onWarning?: (message: string) => void;
   onError?: (error: unknown) => void;
+  seenStore?: SeenStore;
+  /** The autoDepth ceiling (default 8). */
+  maxAutoDepth?: number;
+  autoReplyLimits?: { perConversation?: number; perPeer?: number; peerWindow?: number };
+  /** ms (default 30000). */
+  requestTimeout?: number;
   publishTimeout?: number;
+  /** ms between catch-up polls (default 60000; 0: none). */
+  pollInterval?: number;
+  /** ms per relay per poll (default 10000). */
+  pollTimeout?: number;
+  /** s (default 120); every poll reaches back pollOverlap + 172800. */
+  pollOverlap?: number;
+  /** What start({advertise: true}) puts on the Agent Card. */
+  identity?: { org?: string; nip05?: string | null };
+  isSignerUnavailable?: (err: unknown) => boolean;
+  /** The clock, in seconds. */
+  now?: () => number;
 }
 
-export interface AgxAgent {
-  readonly publicKey: string;
+export interface AgxPollResult {
+  complete: boolean;
+  cursor: number;
+  since: number;
+  seen: number;
+  processed: number;
+  replay: number;
+  discarded: number;
+  future: number;
+  unavailable: number;
+}
+
+export type AgxIngestResult = 'processed' | 'replay' | 'discarded' | 'future' | 'unavailable' | 'ignored';
+
+export class AgxClient {
+  constructor(options: AgxClientOptions);
+  /** null until known for a non-local signer (after start() or a first send). */
+  readonly publicKey: string | null;
   readonly pendingCount: number;
+  readonly cursor: number;
+  readonly pollLookback: number;
+  readonly pool: RelayPool;
+  relayUrls(): string[];
+  handle(capability: string, fn: AgxHandler): this;
+  capabilities(): string[];
+  onMessage(fn: AgxMessageListener): () => void;
+  onReceipt(fn: (receipt: AgxReceipt) => void): () => void;
+  /** A human message (autoDepth 0); contextId continues a conversation and resets its count. */
   send(
     peer: string,
     text: string,
-    options?: { subject?: string; signal?: PoolAbortSignal },
-  ): Promise<{ rumorId: string; wrapId: string; results: PublishResult[] }>;
-  /** Resolves with the output of a completed result; rejects AGX_TASK_FAILED, AGX_TIMEOUT, ABORTED, AGX_CLOSED. */
+    options?: { subject?: string; contextId?: string; signal?: PoolAbortSignal },
+  ): Promise<{ rumorId: string; wrapId: string; contextId: string; results: PublishResult[] }>;
+  /** Resolves with the output of a completed result; rejects AGX_TASK_FAILED, AGX_TIMEOUT, ABORTED, AGX_CLOSED, AGX_PUBLISH_FAILED, AGX_TOO_LARGE (before sending). */
   request<T = unknown>(
     peer: string,
     capability: string,
     payload?: unknown,
     options?: { timeout?: number; signal?: PoolAbortSignal },
   ): Promise<T>;
-  /** Subscribes to our wraps; resolves after the stored ones (EOSE). */
+  autoReply(inbound: AgxInboundMessage, text: string, options?: { subject?: string; signal?: PoolAbortSignal }): Promise<AgxAutoReplyResult>;
+  /** A human reset of a conversation's (or, without contextId, a peer's) automated-reply count. */
+  resetAutoDepth(peer: string, contextId?: string): void;
+  ingest(wrap: NostrEvent): Promise<AgxIngestResult>;
+  poll(): Promise<AgxPollResult>;
+  /** advertise (opt-in): also publish the Agent Card and the relay list. */
+  start(options?: { advertise?: boolean }): Promise<{ cursor: number; poll: AgxPollResult; card?: { event: NostrEvent; results: PublishResult[] }; relayList?: { event: NostrEvent; results: PublishResult[] } }>;
+  /** Rejects open requests (AGX_CLOSED), closes the seen store (and the pool it made from `relays`). */
+  stop(): Promise<void>;
+  /** createAgxAgent's names: start() without advertising, and stop(). */
   serve(): Promise<void>;
-  /** Processes one received wrap: 'processed', 'replay', 'discarded' or 'ignored'. */
-  ingest(wrap: NostrEvent): Promise<'processed' | 'replay' | 'discarded' | 'ignored'>;
   close(): Promise<void>;
 }
 
-export function createAgxAgent(options: AgxAgentOptions): AgxAgent;
+/** The first name of the API: an AgxClient. */
+export type AgxAgentOptions = AgxClientOptions;
+export type AgxAgent = AgxClient;
+export function createAgxAgent(options: AgxClientOptions): AgxClient;
 
+// --- discovery
+
+export const CARD_KIND: 11337;
+export const RELAY_LIST_KIND: 10002;
+
+export interface AgentCard {
+  pubkey: string;
+  id: string;
+  createdAt: number;
+  org: string | null;
+  displayName: string | null;
+  /** Claimed; see nip05Verified. */
+  nip05: string | null;
+  capabilities: string[];
+  relays: string[];
+  payloadTypes: string[];
+  nip05Verified?: boolean;
+  nip05Error?: string;
+}
+
+export interface Nip05Options {
+  fetch?: (url: string, init: any) => Promise<any>;
+  /** host => addresses; null: no DNS check (browsers). */
+  lookup?: (host: string) => Promise<string[] | null>;
+  /** ms (default 5000). */
+  timeout?: number;
+}
+
+export function publishAgentCard(
+  signer: Signer,
+  pool: RelayPool,
+  card: { org?: string; nip05?: string | null; capabilities?: string[]; relays?: string[]; relaysToPublish?: string[]; now?: number; timeout?: number },
+): Promise<{ event: NostrEvent; results: PublishResult[] }>;
+export function parseAgentCard(event: NostrEvent): AgentCard;
+export function fetchAgentCard(
+  pool: RelayPool,
+  peer: string,
+  options?: Nip05Options & { relays?: string[]; verifyNip05?: boolean },
+): Promise<AgentCard | null>;
+export function retractAgentCard(
+  signer: Signer,
+  pool: RelayPool,
+  options?: { reason?: string; relays?: string[]; now?: number; timeout?: number },
+): Promise<{ event: NostrEvent | null; results: PublishResult[]; retracted: string[] }>;
+export function parseNip05(identifier: string): { name: string; domain: string; url: string };
+export function verifyNip05(identifier: string, pubkey: string, options?: Nip05Options): Promise<boolean>;
+export function isPrivateAddress(ip: string): boolean;
+export function publishRelayList(
+  signer: Signer,
+  pool: RelayPool,
+  options: { relays: (string | { url: string; read?: boolean; write?: boolean })[]; relaysToPublish?: string[]; now?: number; timeout?: number },
+): Promise<{ event: NostrEvent; results: PublishResult[] }>;
+export function resolveRelayList(
+  pool: RelayPool,
+  peer: string,
+  options?: { relays?: string[]; timeout?: number },
+): Promise<{ read: string[]; write: string[]; relays: string[]; createdAt: number; id: string } | null>;

@@ -1,13 +1,27 @@
-// NIP-AGX: rumors, the mined gift wrap, unwrap, capability matching, routing and replay, and
-// createAgxAgent on top of them.
+// NIP-AGX: rumors, the mined gift wrap, unwrap, capability matching, routing and replay, the
+// AgxClient (createAgxAgent is its first name) and discovery (Agent Cards, NIP-05, NIP-65).
 export { createMessageRumor, createTaskRequestRumor, createTaskResultRumor, createReceiptRumor } from './rumor.js';
 export { wrapRumor } from './wrap.js';
-export { unwrapAgx } from './unwrap.js';
+export { unwrapAgx, unwrapAgxAsync, isSignerUnavailable, AgxSignerUnavailableError } from './unwrap.js';
 export { capabilityMatches, matchesCapability, findHandler } from './capability.js';
 export { AgxRouter } from './router.js';
 export { ReplayGuard } from './replay.js';
 export { AgxPublicError } from './errors.js';
-export { createAgxAgent } from './agent.js';
+export { AgxClient, createAgxAgent, AutoReplyLimiter, replyDepth } from './client.js';
+export { MemorySeenStore, FileSeenStore, IndexedDbSeenStore } from './seen-store.js';
+export {
+  publishAgentCard,
+  fetchAgentCard,
+  parseAgentCard,
+  retractAgentCard,
+  parseNip05,
+  verifyNip05,
+  isPrivateAddress,
+  publishRelayList,
+  resolveRelayList,
+  CARD_KIND,
+  RELAY_LIST_KIND,
+} from './discovery.js';
 
 export const MESSAGE_KIND = 3838;
 export const RECEIPT_KIND = 3839;

@@ -1,6 +1,6 @@
 // Replay protection over the core's in-memory seen store: wrap ids before decrypting, rumor ids
 // after opening, both recorded once processed (the wrap alone when it was discarded).
-import { core } from '../core.js';
+import { core, checked } from '../core.js';
 
 const registry = new FinalizationRegistry((native) => native.delete());
 
@@ -29,6 +29,18 @@ export class ReplayGuard {
   }
   get size() {
     return this.#n().size();
+  }
+  /** Merges durable entries ([[idHex, expiresAt], ...]); expired ones are skipped. Returns how many were taken. */
+  load(entries, now = Math.floor(Date.now() / 1000)) {
+    return checked(this.#n().loadSnapshot(JSON.stringify({ v: 1, seen: entries }), now));
+  }
+  /** The live entries as [[idHex, expiresAt], ...], soonest expiry first. */
+  snapshot(now = Math.floor(Date.now() / 1000)) {
+    return JSON.parse(this.#n().snapshot(now)).seen;
+  }
+  /** The marks made since the last call, [[idHex, expiresAt], ...] (for a durable mirror). */
+  journal() {
+    return JSON.parse(this.#n().takeJournal());
   }
   prune(now = Math.floor(Date.now() / 1000)) {
     return this.#n().prune(now);

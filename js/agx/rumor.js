@@ -20,7 +20,10 @@ function jsonOf(value, what) {
   return text;
 }
 
-/** A plain message (application/a2a+json). options: subject, autoDepth, contentType, now. */
+/**
+ * A plain message (application/a2a+json). options: subject, autoDepth, contentType, contextId
+ * (the conversation; a fresh one when absent), now.
+ */
 export function createMessageRumor(text, author, recipient, options = {}) {
   const subject = options.subject;
   return JSON.parse(
@@ -34,6 +37,7 @@ export function createMessageRumor(text, author, recipient, options = {}) {
         subject == null ? '' : str(subject, 'subject'),
         options.autoDepth ?? 0,
         options.contentType ?? '',
+        options.contextId == null ? '' : str(options.contextId, 'contextId'),
       ),
     ),
   );

@@ -1,6 +1,7 @@
 // The AGX gift wrap, inbound: every public check, then NIP-59's four, then the payload parsed.
 import { core, writeScratch, putSecret } from '../core.js';
 import { NostrError } from '../errors.js';
+import { isSigner } from '../signer.js';
 import { keyKind, localHandle, nowOf } from './util.js';
 
 /**
@@ -28,5 +29,91 @@ export function unwrapAgx(wrap, key, options = {}) {
     err.retry = c.agxLastUnwrapRetry();
     throw err;
   }
+  return JSON.parse(out);
+}
+
+/**
+ * A signer error that means "unavailable" (unreachable bunker, KMS timeout, no extension, a
+ * disposed key), as opposed to "this input does not check out". SPEC.md "Signing": a poll that hits
+ * the former reports itself incomplete and discards nothing. A custom signer says so by throwing
+ * AgxSignerUnavailableError (or any error with code SIGNER_UNAVAILABLE or `unavailable: true`).
+ * A NIP-07 extension reports a refusal and an undecryptable payload alike (SIGNER_REJECTED): that
+ * counts as bad input, unless the host passes its own `isSignerUnavailable`.
+ */
+export class AgxSignerUnavailableError extends NostrError {
+  constructor(message = 'the signer is unavailable', options) {
+    super('SIGNER_UNAVAILABLE', message, options);
+    this.name = 'AgxSignerUnavailableError';
+    this.unavailable = true;
+  }
+}
+
+// SIGNER_INVALID_RESPONSE: a remote signer (NIP-46) answered with something that does not hold up:
+// the signer is malfunctioning, which says nothing against the wrap.
+const UNAVAILABLE = new Set(['SIGNER_UNAVAILABLE', 'SIGNER_DISPOSED', 'SIGNER_UNSUPPORTED', 'SIGNER_TIMEOUT', 'SIGNER_INVALID_RESPONSE']);
+
+export function isSignerUnavailable(err) {
+  return !!err && typeof err === 'object' && (err.unavailable === true || UNAVAILABLE.has(err.code));
+}
+
+function lastError(retry) {
+  const c = core();
+  const { code, message } = c.lastError();
+  const err = new NostrError(code, message);
+  err.retry = retry ?? c.agxLastUnwrapRetry();
+  return err;
+}
+
+function unavailableError(err) {
+  const e = new AgxSignerUnavailableError(`the signer is unavailable: ${err?.message ?? err}`, { cause: err });
+  e.retry = true;
+  e.signerUnavailable = true;
+  return e;
+}
+
+async function signerDecrypt(signer, pubkey, payload, classify) {
+  let text;
+  try {
+    text = await signer.nip44Decrypt(pubkey, payload);
+  } catch (err) {
+    if (classify(err)) throw unavailableError(err);
+    // bad input: the wrap is discarded (recorded, never retried)
+    throw Object.assign(new NostrError('AGX_SIGNER_REFUSED', `the signer could not open it: ${err?.message ?? err}`, { cause: err }), { retry: false });
+  }
+  if (typeof text !== 'string')
+    throw Object.assign(new NostrError('AGX_SIGNER_REFUSED', 'the signer returned no plaintext'), { retry: false });
+  return text;
+}
+
+/**
+ * unwrapAgx with any key, as a Promise: a LocalSigner or secret key opens it in one core call; any
+ * other Signer decrypts the two layers (nip44Decrypt) while the core makes every check. options:
+ * now, me (our hex pubkey; asked of the signer otherwise), isSignerUnavailable (classifier). An
+ * error from an unavailable signer has `retry` and `signerUnavailable` set.
+ */
+export async function unwrapAgxAsync(wrap, key, options = {}) {
+  if (key instanceof Uint8Array || localHandle(key)) return unwrapAgx(wrap, key, options);
+  if (!isSigner(key)) throw new NostrError('INVALID_ARGUMENT', 'expected a Signer or a 32-byte secret key');
+  if (wrap === null || typeof wrap !== 'object') throw Object.assign(new NostrError('INVALID_EVENT', 'wrap must be an object'), { retry: false });
+  const classify = options.isSignerUnavailable ?? isSignerUnavailable;
+  const c = core();
+  const now = nowOf(options);
+  let me = options.me;
+  if (me === undefined) {
+    try {
+      me = await key.getPublicKey();
+    } catch (err) {
+      throw unavailableError(err);
+    }
+  }
+  const wrapJson = JSON.stringify(wrap);
+  if (c.agxCheckWrap(wrapJson, String(me), now) === undefined) throw lastError();
+  const sealJson = await signerDecrypt(key, wrap.pubkey, wrap.content, classify);
+  const seal = c.agxOpenSeal(sealJson);
+  if (seal === undefined) throw lastError(false);
+  const sealObj = JSON.parse(seal);
+  const rumorJson = await signerDecrypt(key, sealObj.pubkey, sealObj.content, classify);
+  const out = c.agxOpenRumor(wrapJson, seal, rumorJson, String(me));
+  if (out === undefined) throw lastError(false);
   return JSON.parse(out);
 }

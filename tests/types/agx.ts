@@ -44,3 +44,24 @@ async function main(): Promise<void> {
   } catch {}
 }
 void main;
+
+// AgxClient with any Signer, stores, discovery (type-checked only)
+export async function agxClientTypes(signer: import('nostr-agents').Signer, pool: RelayPool): Promise<void> {
+  const c = new agx.AgxClient({ signer, pool, authorize: 'accept-all', seenStore: new agx.FileSeenStore('/tmp/x'), maxAutoDepth: 4 });
+  c.handle('x.y', async (payload: { n: number }) => payload.n + 1);
+  const off: () => void = c.onMessage((m) => (m.autoDepth < 2 ? `re ${m.text}` : null));
+  off();
+  const out: number = await c.request<number>('npub1xyz', 'x.y', { n: 1 }, { timeout: 5000 });
+  const sent = await c.send('ab'.repeat(32), 'hi', { subject: 's' });
+  const ctx: string = sent.contextId;
+  const started = await c.start({ advertise: true });
+  const complete: boolean = started.poll.complete;
+  await c.stop();
+  const a2: agx.AgxClient = agx.createAgxAgent({ signer, pool });
+  const card: agx.AgentCard | null = await agx.fetchAgentCard(pool, 'ab'.repeat(32), { verifyNip05: true });
+  const ok: boolean = await agx.verifyNip05('bob@example.com', 'ab'.repeat(32), { timeout: 1000 });
+  const rl = await agx.resolveRelayList(pool, 'ab'.repeat(32));
+  await agx.publishRelayList(signer, pool, { relays: ['wss://r.example', { url: 'wss://w.example', read: false }] });
+  await agx.retractAgentCard(signer, pool, { reason: 'moved' });
+  void [out, ctx, complete, a2, card, ok, rl];
+}

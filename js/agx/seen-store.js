@@ -1,0 +1,353 @@
+// SeenStore: where an AgxClient keeps what it processed (rumor and wrap ids, each with an expiry)
+// and its inbox cursor, so a restart processes nothing twice and loses nothing. The replay rules
+// themselves are the core's (an in-memory store in wasm); a SeenStore is its durable mirror:
+//   load()              -> { entries: [[idHex, expiresAt], ...], cursor: number | null }
+//   append(entries)     records marks (called before the event is acted on: at-most-once)
+//   setCursor(seconds)  records the inbox cursor after a complete poll
+//   close()
+// Three implementations: MemorySeenStore (the default; survives a client, not a process),
+// FileSeenStore (Node: an fsynced append log plus an atomically replaced snapshot, both 0600) and
+// IndexedDbSeenStore (browsers).
+import { NostrError } from '../errors.js';
+
+const ID = /^[0-9a-f]{64}$/;
+
+function nowS() {
+  return Math.floor(Date.now() / 1000);
+}
+
+function checkEntries(entries) {
+  if (!Array.isArray(entries)) throw new NostrError('INVALID_ARGUMENT', 'entries must be an array of [id, expiresAt]');
+  for (const e of entries)
+    if (!Array.isArray(e) || typeof e[0] !== 'string' || !ID.test(e[0]) || !Number.isSafeInteger(e[1]))
+      throw new NostrError('INVALID_ARGUMENT', 'each entry must be [64 lowercase hex, integer seconds]');
+}
+
+function checkCursor(cursor) {
+  if (!Number.isSafeInteger(cursor) || cursor < 0) throw new NostrError('INVALID_ARGUMENT', 'cursor must be non-negative integer seconds');
+}
+
+/** Keeps the later expiry of an id; forgets expired ones. */
+function merge(map, entries, now) {
+  for (const [id, exp] of entries) {
+    if (exp <= now) continue;
+    const old = map.get(id);
+    if (old === undefined || exp > old) map.set(id, exp);
+  }
+}
+
+/** In memory: shared by the clients given the same object (a client restart, not a process one). */
+export class MemorySeenStore {
+  #map = new Map();
+  #cursor = null;
+  async load() {
+    const now = nowS();
+    for (const [id, exp] of this.#map) if (exp <= now) this.#map.delete(id);
+    return { entries: [...this.#map], cursor: this.#cursor };
+  }
+  async append(entries) {
+    checkEntries(entries);
+    merge(this.#map, entries, nowS());
+  }
+  async setCursor(cursor) {
+    checkCursor(cursor);
+    this.#cursor = cursor;
+  }
+  get size() {
+    return this.#map.size;
+  }
+  async close() {}
+}
+
+// Node-only modules, named at run time: a browser bundle must neither pull them in nor name them
+// (FileSeenStore is the one Node-only class of the agx namespace; its load() is what imports them).
+const FS = ['node', 'fs/promises'].join(':');
+const HELD = new Set(); // directories a FileSeenStore of this process holds
+const PATH = ['node', 'path'].join(':');
+
+/**
+ * Node: `<dir>/seen.json` (snapshot: {"v":1,"cursor":n|null,"seen":[[id,exp],...]}, replaced
+ * atomically: written to a temporary file, fsynced, renamed, directory fsynced) and `<dir>/seen.log`
+ * (one JSON line per append or cursor move, fsynced before append() resolves). Both mode 0600, the
+ * directory 0700. A torn last log line (a crash mid-write) is ignored; the log is folded into the
+ * snapshot every `compactEvery` lines. One writer per directory: `seen.lock` (the writer's pid) makes
+ * a second live one fail with AGX_SEEN_STORE_LOCKED; the lock of a process that died is taken over.
+ */
+export class FileSeenStore {
+  #dir;
+  #compactEvery;
+  #map = new Map();
+  #cursor = null;
+  #fs = null;
+  #path = null;
+  #log = null;
+  #lines = 0;
+  #queue = Promise.resolve();
+  #closed = false;
+  #locked = false;
+
+  constructor(dir, { compactEvery = 4096 } = {}) {
+    if (typeof dir !== 'string' || dir === '') throw new NostrError('INVALID_ARGUMENT', 'FileSeenStore needs a directory path');
+    this.#dir = dir;
+    this.#compactEvery = compactEvery;
+  }
+
+  get directory() {
+    return this.#dir;
+  }
+
+  #file(name) {
+    return this.#path.join(this.#dir, name);
+  }
+
+  // One operation at a time, in order.
+  #serial(fn) {
+    const run = this.#queue.then(() => {
+      if (this.#closed) throw new NostrError('AGX_CLOSED', 'the seen store was closed');
+      return fn();
+    });
+    this.#queue = run.catch(() => {});
+    return run;
+  }
+
+  async load() {
+    return this.#serial(async () => {
+      if (!this.#fs) {
+        this.#fs = await import(FS);
+        this.#path = await import(PATH);
+      }
+      const fs = this.#fs;
+      await fs.mkdir(this.#dir, { recursive: true, mode: 0o700 });
+      if (!this.#locked) await this.#lock();
+      const now = nowS();
+      this.#map.clear();
+      this.#cursor = null;
+      let snap = null;
+      try {
+        snap = JSON.parse(await fs.readFile(this.#file('seen.json'), 'utf8'));
+      } catch (err) {
+        if (err.code !== 'ENOENT') throw new NostrError('AGX_SEEN_STORE', `cannot read ${this.#file('seen.json')}: ${err.message}`, { cause: err });
+      }
+      if (snap) {
+        if (snap.v !== 1 || !Array.isArray(snap.seen)) throw new NostrError('AGX_SEEN_STORE', 'seen.json is not a seen-store snapshot');
+        merge(this.#map, snap.seen.filter((e) => Array.isArray(e) && ID.test(e[0]) && Number.isSafeInteger(e[1])), now);
+        if (Number.isSafeInteger(snap.cursor)) this.#cursor = snap.cursor;
+      }
+      let log = '';
+      try {
+        log = await fs.readFile(this.#file('seen.log'), 'utf8');
+      } catch (err) {
+        if (err.code !== 'ENOENT') throw new NostrError('AGX_SEEN_STORE', `cannot read the log: ${err.message}`, { cause: err });
+      }
+      this.#lines = 0;
+      for (const line of log.split('\n')) {
+        if (!line) continue;
+        let rec;
+        try {
+          rec = JSON.parse(line);
+        } catch {
+          continue; // a torn write at the end
+        }
+        this.#lines++;
+        if (Array.isArray(rec.s)) merge(this.#map, rec.s.filter((e) => Array.isArray(e) && ID.test(e[0]) && Number.isSafeInteger(e[1])), now);
+        if (Number.isSafeInteger(rec.c) && (this.#cursor === null || rec.c > this.#cursor)) this.#cursor = rec.c;
+      }
+      await this.#compact(); // starts every run from one snapshot and an empty log
+      this.#log = await fs.open(this.#file('seen.log'), 'a', 0o600);
+      return { entries: [...this.#map], cursor: this.#cursor };
+    });
+  }
+
+  // One writer per directory: seen.lock holds the writer's pid. A lock whose process is gone (a
+  // crash, SIGKILL) is taken over; a live one is AGX_SEEN_STORE_LOCKED.
+  async #lock() {
+    const fs = this.#fs;
+    const file = this.#file('seen.lock');
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        const fh = await fs.open(file, 'wx', 0o600);
+        await fh.writeFile(String(process.pid));
+        await fh.close();
+        this.#locked = true;
+        HELD.add(this.#path.resolve(this.#dir));
+        return;
+      } catch (err) {
+        if (err.code !== 'EEXIST') throw new NostrError('AGX_SEEN_STORE', `cannot lock ${file}: ${err.message}`, { cause: err });
+      }
+      const pid = Number((await fs.readFile(file, 'utf8').catch(() => '')).trim());
+      let alive = pid === process.pid && HELD.has(this.#path.resolve(this.#dir));
+      if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid) {
+        try {
+          process.kill(pid, 0);
+          alive = true;
+        } catch (err) {
+          alive = err.code === 'EPERM';
+        }
+      }
+      if (alive) throw new NostrError('AGX_SEEN_STORE_LOCKED', `${this.#dir} is in use by process ${pid}`);
+      await fs.unlink(file).catch(() => {});
+    }
+    throw new NostrError('AGX_SEEN_STORE_LOCKED', `could not lock ${this.#dir}`);
+  }
+
+  async #compact() {
+    const fs = this.#fs;
+    const now = nowS();
+    for (const [id, exp] of this.#map) if (exp <= now) this.#map.delete(id);
+    const tmp = this.#file(`seen.json.${process.pid}.tmp`);
+    const fh = await fs.open(tmp, 'w', 0o600);
+    try {
+      await fh.writeFile(JSON.stringify({ v: 1, cursor: this.#cursor, seen: [...this.#map] }));
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await fs.rename(tmp, this.#file('seen.json'));
+    await this.#syncDir();
+    if (this.#log) {
+      await this.#log.truncate(0);
+      await this.#log.sync();
+    } else {
+      const lf = await fs.open(this.#file('seen.log'), 'w', 0o600);
+      await lf.sync();
+      await lf.close();
+    }
+    this.#lines = 0;
+  }
+
+  async #syncDir() {
+    try {
+      const d = await this.#fs.open(this.#dir, 'r');
+      try {
+        await d.sync();
+      } finally {
+        await d.close();
+      }
+    } catch {
+      // platforms without directory fsync
+    }
+  }
+
+  async #write(rec) {
+    if (!this.#log) throw new NostrError('AGX_SEEN_STORE', 'call load() first');
+    await this.#log.appendFile(`${JSON.stringify(rec)}\n`);
+    await this.#log.sync();
+    if (++this.#lines >= this.#compactEvery) await this.#compact();
+  }
+
+  async append(entries) {
+    checkEntries(entries);
+    if (entries.length === 0) return;
+    return this.#serial(async () => {
+      merge(this.#map, entries, nowS());
+      await this.#write({ s: entries });
+    });
+  }
+
+  async setCursor(cursor) {
+    checkCursor(cursor);
+    return this.#serial(async () => {
+      this.#cursor = cursor;
+      await this.#write({ c: cursor });
+    });
+  }
+
+  get size() {
+    return this.#map.size;
+  }
+
+  async close() {
+    await this.#serial(async () => {
+      if (this.#log) await this.#log.close();
+      this.#log = null;
+      if (this.#locked) {
+        await this.#fs.unlink(this.#file('seen.lock')).catch(() => {});
+        HELD.delete(this.#path.resolve(this.#dir));
+      }
+      this.#locked = false;
+    }).catch(() => {});
+    this.#closed = true;
+  }
+}
+
+function req(r) {
+  return new Promise((resolve, reject) => {
+    r.onsuccess = () => resolve(r.result);
+    r.onerror = () => reject(new NostrError('AGX_SEEN_STORE', `IndexedDB: ${r.error?.message ?? 'request failed'}`));
+  });
+}
+
+function done(tx) {
+  return new Promise((resolve, reject) => {
+    tx.oncomplete = () => resolve();
+    tx.onabort = tx.onerror = () => reject(new NostrError('AGX_SEEN_STORE', `IndexedDB: ${tx.error?.message ?? 'transaction failed'}`));
+  });
+}
+
+/**
+ * Browsers: an IndexedDB database (default name "nostr-agents-agx-seen"; one per identity) with an
+ * object store "seen" (key: id, value: expiresAt) and "meta" (the cursor). Each append is one
+ * transaction, resolved once committed. options: name, indexedDB (defaults to globalThis.indexedDB).
+ */
+export class IndexedDbSeenStore {
+  #name;
+  #idb;
+  #db = null;
+  constructor({ name = 'nostr-agents-agx-seen', indexedDB } = {}) {
+    this.#name = String(name);
+    this.#idb = indexedDB ?? globalThis.indexedDB;
+    if (!this.#idb) throw new NostrError('AGX_SEEN_STORE', 'IndexedDB is not available here');
+  }
+  async #open() {
+    if (this.#db) return this.#db;
+    const r = this.#idb.open(this.#name, 1);
+    r.onupgradeneeded = () => {
+      const db = r.result;
+      if (!db.objectStoreNames.contains('seen')) db.createObjectStore('seen');
+      if (!db.objectStoreNames.contains('meta')) db.createObjectStore('meta');
+    };
+    this.#db = await req(r);
+    return this.#db;
+  }
+  async load() {
+    const db = await this.#open();
+    const now = nowS();
+    const tx = db.transaction(['seen', 'meta'], 'readwrite');
+    const seen = tx.objectStore('seen');
+    const entries = [];
+    await new Promise((resolve, reject) => {
+      const c = seen.openCursor();
+      c.onerror = () => reject(new NostrError('AGX_SEEN_STORE', 'IndexedDB cursor failed'));
+      c.onsuccess = () => {
+        const cur = c.result;
+        if (!cur) return resolve();
+        if (typeof cur.value === 'number' && cur.value > now) entries.push([cur.key, cur.value]);
+        else cur.delete();
+        cur.continue();
+      };
+    });
+    const cursor = await req(tx.objectStore('meta').get('cursor'));
+    await done(tx);
+    return { entries, cursor: Number.isSafeInteger(cursor) ? cursor : null };
+  }
+  async append(entries) {
+    checkEntries(entries);
+    if (entries.length === 0) return;
+    const db = await this.#open();
+    const tx = db.transaction('seen', 'readwrite');
+    const s = tx.objectStore('seen');
+    for (const [id, exp] of entries) s.put(exp, id);
+    await done(tx);
+  }
+  async setCursor(cursor) {
+    checkCursor(cursor);
+    const db = await this.#open();
+    const tx = db.transaction('meta', 'readwrite');
+    tx.objectStore('meta').put(cursor, 'cursor');
+    await done(tx);
+  }
+  async close() {
+    if (this.#db) this.#db.close();
+    this.#db = null;
+  }
+}

@@ -1,0 +1,124 @@
+// AGX in a real browser (headless Chromium): an AgxClient whose signer is an injected window.nostr
+// (Nip07Signer: the page's code never holds the key) completes a task with a Node agent through the
+// dev relay with the AGX policy, serves one back, and keeps its replay state in IndexedDB.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launchChromium, runPage, CHROMIUM_PATH } from '../support/chromium.js';
+import { startStaticServer } from '../support/static-server.js';
+import { startDevRelay } from '../support/relays.js';
+import { nostr } from './helpers.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+const PAGE = `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module">
+const out = {};
+try {
+  const n = await import('/js/index.browser.js');
+  await n.init();
+  const q = new URLSearchParams(location.search);
+  const relay = q.get('relay');
+  const peer = q.get('peer');
+  // A NIP-07 extension, injected: the page only ever talks to window.nostr.
+  const key = n.LocalSigner.generate();
+  const calls = { sign: 0, encrypt: 0, decrypt: 0 };
+  window.nostr = {
+    getPublicKey: async () => key.publicKey,
+    signEvent: async (t) => (calls.sign++, key.signEvent(t)),
+    nip44: {
+      encrypt: async (pk, text) => (calls.encrypt++, key.nip44Encrypt(pk, text)),
+      decrypt: async (pk, text) => (calls.decrypt++, key.nip44Decrypt(pk, text)),
+    },
+  };
+  const signer = new n.Nip07Signer();
+  let echoed;
+  const gotEcho = new Promise((resolve) => (echoed = resolve));
+  const mk = () => new n.agx.AgxClient({
+    signer,
+    relays: [relay],
+    authorize: ({ from, capability }) => from === peer && capability === 'browser.echo',
+    seenStore: new n.agx.IndexedDbSeenStore({ name: 'agx-browser-test' }),
+    pollInterval: 0,
+    onWarning: () => {},
+  });
+  const client = mk();
+  client.handle('browser.echo', (p) => (echoed(p), { echo: p, from: 'browser' }));
+  await client.start();
+  out.me = client.publicKey;
+  out.sum = await client.request(peer, 'math.add', { a: 20, b: 22 }, { timeout: 20000 });
+  out.echoPayload = await gotEcho;
+  await new Promise((r) => setTimeout(r, 500)); // the echo result goes out
+  await client.stop();
+  out.calls = calls;
+  // IndexedDB kept what was processed and the cursor: a restarted client processes nothing twice
+  const loaded = await new n.agx.IndexedDbSeenStore({ name: 'agx-browser-test' }).load();
+  out.stored = loaded.entries.length;
+  out.cursor = loaded.cursor;
+  const again = mk();
+  again.handle('browser.echo', () => { out.handledTwice = true; });
+  await again.start();
+  out.repoll = await again.poll();
+  await again.stop();
+  key.dispose();
+} catch (err) {
+  out.error = String(err && err.stack || err);
+}
+window.__result = out;
+</script>`;
+
+let browser;
+let server;
+let relay;
+let site;
+
+before(async () => {
+  if (!existsSync(CHROMIUM_PATH)) throw new Error(`no Chromium at ${CHROMIUM_PATH} (apt-get install chromium)`);
+  site = mkdtempSync(path.join(tmpdir(), 'nostr-agents-agx-browser-'));
+  for (const dir of ['js', 'dist']) symlinkSync(path.join(ROOT, dir), path.join(site, dir));
+  writeFileSync(path.join(site, 'agx.html'), PAGE);
+  [browser, server, relay] = await Promise.all([launchChromium(), startStaticServer(site), startDevRelay({ memory: true, agxPolicy: true })]);
+});
+
+after(async () => {
+  await Promise.all([browser?.close(), server?.close(), relay?.close()]);
+  if (site) rmSync(site, { recursive: true, force: true });
+});
+
+test('browser: an AgxClient on an injected window.nostr completes a task with a Node agent and serves one back', { timeout: 90_000 }, async () => {
+  const signer = nostr.LocalSigner.generate();
+  const echoes = [];
+  const node = new nostr.agx.AgxClient({
+    signer,
+    relays: [relay.url],
+    authorize: ({ capability }) => capability === 'math.add',
+    pollInterval: 0,
+    onWarning: () => {},
+  });
+  node.handle('math.add', ({ a, b }, ctx) => {
+    // ask the browser for something in return
+    node.request(ctx.from, 'browser.echo', { n: 7 }, { timeout: 20000 }).then((r) => echoes.push(r), (e) => echoes.push(e));
+    return a + b;
+  });
+  await node.start();
+  try {
+    const url = `${server.origin}/agx.html?relay=${encodeURIComponent(relay.url)}&peer=${signer.publicKey}`;
+    const r = await runPage(browser.context, url, { timeoutMs: 80_000 });
+    assert.equal(r.result.error, undefined, r.result.error);
+    assert.equal(r.result.sum, 42);
+    assert.deepEqual(r.result.echoPayload, { n: 7 });
+    for (let i = 0; i < 100 && echoes.length === 0; i++) await new Promise((res) => setTimeout(res, 50));
+    assert.deepEqual(echoes, [{ echo: { n: 7 }, from: 'browser' }]);
+    assert.ok(r.result.calls.sign >= 3 && r.result.calls.encrypt >= 3 && r.result.calls.decrypt >= 6, JSON.stringify(r.result.calls));
+    assert.ok(r.result.stored >= 4, `ids kept in IndexedDB: ${r.result.stored}`);
+    assert.equal(typeof r.result.cursor, 'number');
+    assert.equal(r.result.repoll.processed, 0);
+    assert.equal(r.result.handledTwice, undefined);
+    assert.deepEqual(r.problems, []);
+  } finally {
+    await node.stop();
+    signer.dispose();
+  }
+});

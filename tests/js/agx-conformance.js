@@ -1,0 +1,107 @@
+// Rule-to-test table for NIP-AGX 0.2.0 (SPEC.md of ellavox-ai/nip-agx, packages/core/SPEC.md):
+// every normative statement, with the tests that check it. tests/js/agx-conformance.test.js fails
+// when an entry names a test that does not exist. Test references:
+//   'js:<file under tests/js>:<exact it()/test() title>'   'native:<suite>.<TEST name>'
+const C = 'agx-client.test.js';
+const D = 'agx-discovery.test.js';
+const A = 'agx.test.js';
+const B = 'agx-browser.test.js';
+
+export const RULES = [
+  // Transport envelope (NIP-59)
+  { section: 'Transport envelope', level: 'MUST', rule: 'messages and receipts travel only as NIP-59 gift wraps (rumor 3838/3839, seal 13, wrap 1059); 3838/3839 never published bare',
+    tests: ['native:agx_envelope_test.round_trip_alice_to_bob', 'native:agx_envelope_test.publish_boundary_and_relay_policy', `js:${A}:refuses to wrap a rumor for someone it does not p-tag, or by another author`] },
+  { section: 'Transport envelope', level: 'MUST', rule: 'a wrap carries exactly one p tag, an expiration tag and a nonce tag, nothing identifying the sender or AGX kind',
+    tests: ['native:agx_envelope_test.wrap_has_exactly_the_agx_tags_in_order', `js:${A}:wraps with PoW >= 12, expiration = created_at + 30 d, backdated, and unwraps a message`] },
+  { section: 'Transport envelope', level: 'SHOULD/MUST NOT', rule: 'seal and wrap created_at randomized up to 172800 s into the past, never the future',
+    tests: ['native:agx_envelope_test.created_at_of_seal_and_wrap_within_two_days_never_future', `js:${A}:wraps with PoW >= 12, expiration = created_at + 30 d, backdated, and unwraps a message`] },
+  { section: 'Transport envelope', level: 'MUST', rule: 'discard unless the seal is a validly signed kind 13, rumor pubkey = seal signer, rumor id = its hash, rumor p-tags us',
+    tests: ['native:agx_envelope_test.every_nip59_check_has_its_code', `js:${C}:two p tags, no expiration, 11-bit PoW, future, bad seal signature, forged author: discarded; expired: ignored; nothing reaches a handler`] },
+  { section: 'Transport envelope', level: 'MUST', rule: 'an inbox poll reaches at least MAX_WRAP_BACKDATE_SEC behind its cursor (+ overlap)',
+    tests: ['native:agx_cursor_test.advances_only_after_complete_polls_to_the_clock_read_before', `js:${C}:advances only after a complete poll, to the clock read before it; since = cursor - (overlap + 172800)`] },
+  { section: 'Transport envelope', level: 'MUST', rule: 'a durable replay store retains processed ids longer than the whole window',
+    tests: ['native:agx_seen_store_test.marks_expire_by_now', `js:${C}:a real restart of the serving agent (SIGKILL) with FileSeenStore processes nothing twice and loses nothing`] },
+  // Retention
+  { section: 'Retention', level: 'MUST', rule: 'expiration = the wrap\'s own backdated created_at + 30 days, never more than 31 days past now',
+    tests: ['native:agx_envelope_test.wrap_has_exactly_the_agx_tags_in_order', `js:${A}:wraps with PoW >= 12, expiration = created_at + 30 d, backdated, and unwraps a message`] },
+  { section: 'Retention', level: 'MUST', rule: 'a recipient ignores an expired wrap',
+    tests: ['native:agx_envelope_test.every_public_check_has_its_code', `js:${C}:two p tags, no expiration, 11-bit PoW, future, bad seal signature, forged author: discarded; expired: ignored; nothing reaches a handler`] },
+  { section: 'Retention', level: 'SHOULD', rule: 'a relay carrying AGX rejects wraps without expiration or beyond its cap',
+    tests: ['native:agx_envelope_test.publish_boundary_and_relay_policy', `js:${A}:the relay refuses a wrap without PoW (the policy is on)`] },
+  // Anti-spam
+  { section: 'Anti-spam', level: 'MUST', rule: 'every wrap mined to >= 12 leading zero bits with a nonce tag committing to it; mining does not alter created_at',
+    tests: ['native:agx_envelope_test.pow_at_least_12_bits_and_created_at_untouched_by_mining', 'native:agx_envelope_test.mining_is_bounded_per_call_and_resumable'] },
+  { section: 'Anti-spam', level: 'MAY', rule: 'a relay rejects wraps below its PoW floor (and we discard them on receipt)',
+    tests: [`js:${A}:the relay refuses a wrap without PoW (the policy is on)`, `js:${C}:two p tags, no expiration, 11-bit PoW, future, bad seal signature, forged author: discarded; expired: ignored; nothing reaches a handler`] },
+  // Signing
+  { section: 'Signing', level: 'MUST', rule: 'every key operation goes through a getPublicKey/signEvent/nip44Encrypt/nip44Decrypt signer; only the one-time wrap key is generated locally',
+    tests: ['native:agx_envelope_test.external_signer_steps_compose', `js:${C}:a task and a message between an external signer and a LocalSigner, with handle/request/send/onMessage`, `js:${B}:browser: an AgxClient on an injected window.nostr completes a task with a Node agent and serves one back`] },
+  { section: 'Signing', level: 'MUST', rule: 'NIP-42 AUTH goes through the signer',
+    tests: [`js:${C}:NIP-42 AUTH through the signer: a relay that requires it serves both clients (their own pools)`] },
+  { section: 'Signing', level: 'MUST', rule: 'an unavailable signer is distinguished from bad input; such a poll discards nothing and reports itself incomplete; only bad input marks a wrap never to be retried',
+    tests: [`js:${C}:an unavailable signer makes the poll incomplete and discards nothing; bad input is discarded once`, `js:${C}:classifies errors: AgxSignerUnavailableError, SIGNER_UNAVAILABLE, unavailable: true vs anything else`] },
+  // Content types
+  { section: 'Content types', level: 'MUST', rule: 'default application/a2a+json; unknown content types are ignored, never mis-parsed',
+    tests: ['native:agx_payload_test.content_types_dispatch_and_unknown_is_never_misparsed', `js:${A}:task request, result, receipt: classes and parsed payloads`] },
+  // Task lifecycle
+  { section: 'Task lifecycle', level: 'MUST', rule: 'request {t:"req", taskId, capability, payload} and result {t:"res", taskId, status, output?, error?} labelled application/agx-task+json, contextId = taskId',
+    tests: ['native:agx_task_test.envelope_bytes_match_the_reference_shape', 'native:agx_task_test.request_and_result_rumors', `js:${A}:task request, result, receipt: classes and parsed payloads`] },
+  { section: 'Task lifecycle', level: 'MUST', rule: 'states submitted/working/input-required/completed/failed/canceled; return -> completed, throw -> failed',
+    tests: ['native:agx_task_test.states_and_transitions', `js:${A}:a plain message, a task with receipt + result, a denied request, a replay, an unknown capability`] },
+  { section: 'Error boundary', level: 'MUST', rule: 'a thrown handler error reaches the peer as "handler failed" (logged locally); AgxPublicError text verbatim',
+    tests: ['native:agx_task_test.error_boundary', `js:${C}:an oversize request fails before sending; a thrown handler error reaches the peer as "handler failed"`, `js:${A}:a plain message, a task with receipt + result, a denied request, a replay, an unknown capability`] },
+  // Capability matching
+  { section: 'Capability matching', level: 'MUST', rule: 'exact keys, "ns.*" namespaces, "*"; non-string entries ignored',
+    tests: ['native:agx_capability_test.exact_namespace_and_all', 'native:agx_capability_test.handler_lookup_prefers_the_most_specific', `js:${A}:capability matching`] },
+  { section: 'Unhandled task traffic', level: 'MUST', rule: 'task traffic we cannot service (unknown capability, unmatched/late result, malformed) is never auto-replied and goes to the plain path',
+    tests: ['native:agx_route_test.unserviceable_task_traffic_is_never_auto_replied', `js:${A}:a plain message, a task with receipt + result, a denied request, a replay, an unknown capability`] },
+  // Correlation & replay
+  { section: 'Correlation & replay', level: 'MUST', rule: 'result sender binding: a result from another peer is dropped and the request stays open',
+    tests: ['native:agx_pending_test.result_sender_binding', 'native:agx_route_test.results_settle_only_from_the_bound_peer', `js:${A}:a forged result from another sender is dropped; the request stays open for the real one`] },
+  { section: 'Correlation & replay', level: 'MUST', rule: 'receipts keyed by rumor id; a re-wrapped rumor is the same message',
+    tests: ['native:agx_envelope_test.receipt_round_trip', `js:${A}:a plain message, a task with receipt + result, a denied request, a replay, an unknown capability`] },
+  { section: 'Correlation & replay', level: 'MUST', rule: 'every inbound message and receipt processed at most once by rumor id, through a SeenStore (in-memory default, durable when provided)',
+    tests: ['native:agx_replay_test.duplicates_are_dropped_exactly_once', `js:${C}:MemorySeenStore shared by a restarted client: nothing processed twice`, `js:${C}:a real restart of the serving agent (SIGKILL) with FileSeenStore processes nothing twice and loses nothing`, `js:${B}:browser: an AgxClient on an injected window.nostr completes a task with a Node agent and serves one back`] },
+  { section: 'Correlation & replay', level: 'SHOULD', rule: 'wrap ids recorded (processed and undecryptable) and consulted before decrypting',
+    tests: ['native:agx_replay_test.duplicates_are_dropped_exactly_once', `js:${C}:an unavailable signer makes the poll incomplete and discards nothing; bad input is discarded once`] },
+  { section: 'Cursor advance', level: 'MUST', rule: 'the cursor advances only after a complete poll, to the poller\'s clock read before the poll',
+    tests: ['native:agx_cursor_test.advances_only_after_complete_polls_to_the_clock_read_before', `js:${C}:advances only after a complete poll, to the clock read before it; since = cursor - (overlap + 172800)`] },
+  { section: 'Cursor advance', level: 'MUST', rule: 'events dated more than 300 s ahead are skipped without being marked seen, and re-polled later',
+    tests: ['native:agx_replay_test.future_wrap_is_not_marked_and_is_processed_later', `js:${C}:a wrap more than 300 s in the future is skipped without being marked seen, and processed once it is due`] },
+  // Authorization
+  { section: 'Authorization', level: 'MUST', rule: 'default-deny: a request runs only when authorize({from, capability}) allows it; "accept-all" only as an explicit opt-in',
+    tests: ['native:agx_authorization_test.default_deny_and_unconfigured_is_distinguishable', 'native:agx_authorization_test.allow_list_by_pubkey_and_capability_pattern', `js:${A}:authorization decisions and route()`] },
+  { section: 'Authorization', level: 'MUST/SHOULD', rule: 'nothing configured: deny, with a one-time warning',
+    tests: [`js:${A}:warns once when nothing is configured, and denies`] },
+  { section: 'Authorization', level: 'MUST', rule: 'a denied request gets no reply and no receipt, never reaches a handler, and is delivered to onMessage',
+    tests: ['native:agx_route_test.denied_request_gets_nothing_back_and_goes_to_the_plain_path', `js:${A}:a plain message, a task with receipt + result, a denied request, a replay, an unknown capability`] },
+  { section: 'Receipts', level: 'MUST', rule: 'an allowed request gets a receipt (before the handler runs) and its result',
+    tests: ['native:agx_route_test.allowed_request_runs_with_a_receipt_first', `js:${A}:a plain message, a task with receipt + result, a denied request, a replay, an unknown capability`] },
+  // Automated-reply depth
+  { section: 'Automated-reply depth', level: 'MUST', rule: 'absent or unusable autoDepth counts as 0; never rejected, never withheld a receipt',
+    tests: ['native:agx_payload_test.auto_depth_unusable_counts_as_absent_and_never_fails_delivery', `js:${C}:maxAutoDepth lowers the ceiling; the per-peer bound holds when a peer mints a new conversation per message`] },
+  { section: 'Automated-reply depth', level: 'MUST', rule: 'an automated reply carries inbound + 1; a human-authored or new-conversation message carries 0',
+    tests: ['native:agx_auto_depth_test.reply_depth_and_ceiling', `js:${C}:two auto-replying agents stop at the ceiling; delivery continues; a human reset re-opens it`] },
+  { section: 'Automated-reply depth', level: 'SHOULD', rule: 'refuse an automated reply past the local ceiling (8), surfaced to the operator, never to the peer; delivery and receipts unaffected',
+    tests: ['native:agx_auto_depth_test.two_auto_replying_agents_stop_at_the_ceiling', `js:${C}:two auto-replying agents stop at the ceiling; delivery continues; a human reset re-opens it`] },
+  { section: 'Automated-reply depth', level: 'MUST', rule: 'a human can reset a conversation\'s depth',
+    tests: [`js:${C}:two auto-replying agents stop at the ceiling; delivery continues; a human reset re-opens it`, `js:${C}:maxAutoDepth lowers the ceiling; the per-peer bound holds when a peer mints a new conversation per message`] },
+  { section: 'Automated-reply depth', level: 'MUST', rule: 'local bounds on automated replies per conversation and per peer, not relying on autoDepth alone',
+    tests: ['native:agx_auto_depth_test.local_bounds_per_conversation_and_per_peer', `js:${C}:maxAutoDepth lowers the ceiling; the per-peer bound holds when a peer mints a new conversation per message`] },
+  { section: 'Automated-reply depth', level: 'MUST NOT', rule: 'the role field is not used to derive automation, trust or authorization; results and receipts carry no autoDepth',
+    tests: ['native:agx_payload_test.message_payload_bytes_match_the_reference_shape', 'native:agx_task_test.request_and_result_rumors'] },
+  // Message size
+  { section: 'Message size', level: 'MUST', rule: 'the 28672-byte interop ceiling applies to the serialized rumor; an oversize request fails before sending; an oversize result becomes "result too large"; never a transport throw',
+    tests: ['native:agx_payload_test.interop_size_bound_is_derived_and_applies_to_the_serialized_rumor', `js:${C}:an oversize request fails before sending; a thrown handler error reaches the peer as "handler failed"`] },
+  // Discovery
+  { section: 'Event kinds / Agent Card', level: 'MUST', rule: 'Agent Card 11337: replaceable, unencrypted, signed by the agent; validated with the reference caps (org 200, nip05 253, 64 capabilities of 200, 10 relays)',
+    tests: ['native:agx_card_test.build_enforces_the_caps', 'native:agx_card_test.parse_rejects_what_the_reference_rejects', `js:${D}:enforces the reference's caps on publish and on fetch`, `js:${D}:publishes, fetches (newest valid), and retracts with NIP-09`] },
+  { section: 'Event kinds / Deletion', level: 'MUST', rule: 'NIP-09 kind 5 retracts the agent\'s own card',
+    tests: ['native:agx_card_test.retraction_template', `js:${D}:publishes, fetches (newest valid), and retracts with NIP-09`] },
+  { section: 'NIP inventory: NIP-05', level: 'MUST', rule: 'NIP-05 handles verified over https only, public host, no redirects, <= 100 KB, 5 s',
+    tests: ['native:agx_nip05_test.identifier_parsing', 'native:agx_nip05_test.response_parsing_and_comparison', `js:${D}:verifies a mapping, and says false for another key; only https URLs are fetched`, `js:${D}:refuses redirects, oversize bodies, slow hosts, errors and junk with typed errors`, `js:${D}:public hosts only: by spelling everywhere, by DNS in Node`] },
+  { section: 'NIP inventory: NIP-65', level: 'MUST', rule: 'relay list 10002 published and resolved',
+    tests: [`js:${D}:publishes and resolves read/write relays; the newest list wins; bad URLs are refused`] },
+  { section: 'AgxClient start()', level: 'MUST', rule: 'advertising is opt-in (cards are public; retraction best-effort)',
+    tests: [`js:${D}:start({advertise: true}) publishes the card (our handlers) and the relay list; start() alone publishes nothing`] },
+];
