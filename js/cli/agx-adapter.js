@@ -112,6 +112,7 @@ export function createEndpoint(options) {
   });
 
   let sub = null;
+  let flushTimer = null;
   async function onWrap(wrap) {
     if (seen?.has(wrap.id)) return;
     try {
@@ -124,6 +125,7 @@ export function createEndpoint(options) {
       await agent.ingest(wrap);
     } finally {
       seen?.add(wrap.id);
+      if (seen && !flushTimer) flushTimer = setTimeout(() => ((flushTimer = null), seen.flush()), 1000).unref();
       options.onIngested?.(wrap);
     }
   }
@@ -168,6 +170,7 @@ export function createEndpoint(options) {
     async close() {
       if (sub) sub.close();
       await agent.close();
+      clearTimeout(flushTimer);
       seen?.flush();
       await pool.close();
     },
