@@ -71,7 +71,8 @@ try {
     const { safeJson } = await import('./cli/sanitize.js');
     process.stdout.write(safeJson({ ok: false, error: { code: (err && typeof err.code === 'string' && err.code) || 'CLI_ERROR', message }, exitCode }) + '\n');
   }
-  process.stderr.write(`nostr-agents ${name}: ${message}\n`);
+  const hint = exitCode === RELAY ? ' (is the relay running? check with: nostr-agents doctor)' : '';
+  process.stderr.write(`nostr-agents ${name}: ${message}${hint}\n`);
   process.exitCode = exitCode;
 }
 // Open handles (sockets closing, timers) must not keep a finished command alive.

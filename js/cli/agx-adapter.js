@@ -80,6 +80,10 @@ export function createEndpoint(options) {
       try {
         return await fn(payload, ctx);
       } catch (error) {
+        // A module may import AgxPublicError from another copy of this package (or from
+        // @nostr-agx/core): recognized by name, rethrown as ours so its text reaches the peer.
+        if (!(error instanceof AgxPublicError) && error?.name === 'AgxPublicError' && typeof error.message === 'string')
+          throw new AgxPublicError(error.message);
         if (!(error instanceof AgxPublicError)) options.onHandlerError?.({ capability: ctx.capability, from: ctx.from, error });
         throw error;
       }

@@ -134,8 +134,9 @@ export async function serve(argv) {
             emit({ type: 'task', from: ctx.from, npub: from, capability: ctx.capability, taskId: ctx.taskId, status: 'completed' });
             return output;
           } catch (e) {
-            if (e instanceof AgxPublicError) log(`task ${sanitizeLine(ctx.capability)} failed: ${sanitizeLine(e.message)}`);
-            emit({ type: 'task', from: ctx.from, npub: from, capability: ctx.capability, taskId: ctx.taskId, status: 'failed', error: e instanceof AgxPublicError ? e.message : 'handler failed' });
+            const isPublic = e instanceof AgxPublicError || e?.name === 'AgxPublicError';
+            if (isPublic) log(`task ${sanitizeLine(ctx.capability)} failed: ${sanitizeLine(e.message)}`);
+            emit({ type: 'task', from: ctx.from, npub: from, capability: ctx.capability, taskId: ctx.taskId, status: 'failed', error: isPublic ? e.message : 'handler failed' });
             throw e;
           } finally {
             handled++;

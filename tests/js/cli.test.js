@@ -218,6 +218,8 @@ describe('cli: the AGX quickstart against a dev relay', () => {
 export default {
   'invoice.review': async (p) => { if (!p.invoiceId) throw new agx.AgxPublicError('invoiceId is required'); return { ok: true }; },
   'db.read': async () => { throw new Error('connection string postgres://admin:hunter2@db refused'); },
+  // as a module written for @nostr-agx/core (or another copy of this package) throws it
+  'copy.check': async () => { class AgxPublicError extends Error { name = 'AgxPublicError'; } throw new AgxPublicError('invoice not found'); },
 };
 `,
     );
@@ -225,7 +227,7 @@ export default {
     const H = JSON.parse((await cli(['identity', 'show', '--profile', 'h', '--json'], { env: ctx.env })).stdout).npub;
     const serveH = startCli(['serve', '--profile', 'h', '--handler', mod, '--allow', B], { env: ctx.env, cwd: process.cwd() });
     try {
-      await serveH.waitFor(/serving npub1.*capabilities: invoice\.review, db\.read/);
+      await serveH.waitFor(/serving npub1.*capabilities: invoice\.review, db\.read, copy\.check/);
       const failed = await cli(['request', H, 'db.read', '--profile', 'b'], { env: ctx.env });
       assert.equal(failed.code, 6, failed.stderr);
       assert.match(failed.stderr, /task failed: handler failed/);
@@ -234,6 +236,9 @@ export default {
       const pub = await cli(['request', H, 'invoice.review', '--payload', '{}', '--profile', 'b', '--json'], { env: ctx.env });
       assert.equal(pub.code, 6);
       assert.deepEqual(JSON.parse(pub.stdout).error, 'invoiceId is required');
+      const copy = await cli(['request', H, 'copy.check', '--profile', 'b'], { env: ctx.env });
+      assert.equal(copy.code, 6);
+      assert.match(copy.stderr, /task failed: invoice not found/);
     } finally {
       await serveH.stop();
     }
