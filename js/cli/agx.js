@@ -175,8 +175,9 @@ export async function serve(argv) {
       replies.add(p);
     },
     onError: (e) => {
-      if (e && typeof e.code === 'string' && e.code.startsWith('AGX_WRAP')) return; // not for us / stale: quiet
-      log(`warning: ${describe(e)}`);
+      const code = e && typeof e.code === 'string' ? e.code : '';
+      if (code.startsWith('AGX_WRAP') || code.startsWith('NIP59_')) log(`skipped a gift wrap that is not valid AGX for us (${sanitizeLine(code)})`);
+      else log(`warning: ${describe(e)}`);
     },
     onWarning: (w) => log(`warning: ${sanitizeLine(w)}`),
     onIngested: () => checkOnce(),

@@ -192,3 +192,23 @@ describe('cli: doctor', () => {
     assert.match(text.stdout, /FAIL {2}relay/);
   });
 });
+
+describe('cli: relay', () => {
+  it('relay --json prints its URL as JSON, serves doctor, and stops on Ctrl-C with exit 0', async () => {
+    const ctx = cliEnv('');
+    try {
+      assert.equal((await cli(['identity', 'new'], { env: ctx.env })).code, 0);
+      const relay = startCli(['relay', '--port', '0', '--memory', '--json'], { env: ctx.env });
+      await relay.waitFor(/\n/, 'stdout');
+      const ready = JSON.parse(relay.stdout.split('\n')[0]);
+      assert.equal(ready.type, 'ready');
+      assert.match(ready.url, /^ws:\/\/127\.0\.0\.1:\d+$/);
+      const doc = await cli(['doctor', '--relay', ready.url], { env: ctx.env });
+      assert.equal(doc.code, 0, doc.stdout);
+      const r = await relay.stop();
+      assert.equal(r.code, 0);
+    } finally {
+      ctx.cleanup();
+    }
+  });
+});
