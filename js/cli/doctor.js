@@ -21,11 +21,11 @@ common options: --profile NAME, --relay URL, --json
 const SKEW_WARN = 60; // s: AGX and NIP-XX windows start to matter
 const SKEW_FAIL = 600;
 
-function modeCheck(name, path, want, checks) {
+function modeCheck(name, path, want, checks, loose = 'fail') {
   if (!existsSync(path)) return false;
   const mode = statSync(path).mode & 0o777;
   const octal = mode.toString(8).padStart(3, '0');
-  if (mode & 0o077) checks.push({ name, status: 'fail', detail: `${path} is mode ${octal}; fix: chmod ${want.toString(8)} ${path}` });
+  if (mode & 0o077) checks.push({ name, status: loose, detail: `${path} is mode ${octal}; fix: chmod ${want.toString(8)} ${path}` });
   else checks.push({ name, status: 'ok', detail: `${path} (${octal})` });
   return true;
 }
@@ -109,8 +109,10 @@ export async function run(argv) {
     checks.push({ name: 'settings', status: 'fail', detail: e.message });
   }
   if (settings) {
-    if (!modeCheck('home folder', settings.home, 0o700, checks)) checks.push({ name: 'home folder', status: 'fail', detail: `${settings.home} does not exist (nostr-agents identity new)` });
-    modeCheck('profile folder', settings.dir, 0o700, checks);
+    // The home may be shared (AGX_HOME=$HOME): loose is a warning there; the profile folder holds the key.
+    if (!modeCheck('home folder', settings.home, 0o700, checks, 'warn')) checks.push({ name: 'home folder', status: 'fail', detail: `${settings.home} does not exist (nostr-agents identity new)` });
+    if (!modeCheck('profile folder', settings.dir, 0o700, checks))
+      checks.push({ name: 'profile folder', status: 'fail', detail: `${settings.dir} does not exist (nostr-agents identity new --profile ${settings.profile})` });
     for (const [what, file] of Object.entries(settings.files)) if (what !== 'key') modeCheck(`${what} file`, file, 0o600, checks);
     if (!modeCheck('key file', settings.files.key, 0o600, checks))
       checks.push({ name: 'identity', status: 'fail', detail: `no identity in profile "${settings.profile}" (nostr-agents identity new --profile ${settings.profile})` });

@@ -81,12 +81,17 @@ export function resolveSettings(values = {}, env = process.env) {
   return { profile, home, dir, files, config, relays, relaySource };
 }
 
-/** Creates the home and profile folders (0700, also when they existed with looser modes we made). */
+/**
+ * Creates the home (0700 when we create it; an existing one, e.g. AGX_HOME=$HOME, is left alone)
+ * and the profile folder (always 0700: it holds the key).
+ */
 export function ensureProfileDir(settings) {
-  for (const d of [settings.home, settings.dir]) {
-    if (!existsSync(d)) mkdirSync(d, { recursive: true, mode: 0o700 });
-    chmodSync(d, 0o700);
+  if (!existsSync(settings.home)) {
+    mkdirSync(settings.home, { recursive: true, mode: 0o700 });
+    chmodSync(settings.home, 0o700);
   }
+  if (!existsSync(settings.dir)) mkdirSync(settings.dir, { mode: 0o700 });
+  chmodSync(settings.dir, 0o700);
 }
 
 /** Writes a private file (0600) atomically: a temp file in the same folder, then rename. */

@@ -92,6 +92,11 @@ describe('cli: identity', () => {
     const report = JSON.parse(doc.stdout);
     assert.equal(report.ok, false);
     assert.ok(report.checks.some((c) => c.name === 'key file' && c.status === 'fail' && /chmod 600/.test(c.detail)));
+    chmodSync(key, 0o600);
+    chmodSync(join(ctx.agxHome, 'loose'), 0o755);
+    const dir = JSON.parse((await cli(['doctor', '--profile', 'loose', '--json'], { env: ctx.env })).stdout);
+    assert.ok(dir.checks.some((c) => c.name === 'profile folder' && c.status === 'fail' && /chmod 700/.test(c.detail)));
+    assert.equal(dir.checks.find((c) => c.name === 'key file').status, 'ok');
   });
 
   it('allow, list, deny: allow.json is 0600; bad input is a usage error with parseable --json', async () => {
