@@ -166,6 +166,12 @@ export async function serve(argv) {
       if (asJson) emit({ type: 'message', from: m.from, npub: n, subject: m.subject, text: m.text, autoDepth: m.autoDepth, rumorId: m.rumorId, sentAt: m.sentAt });
       else out(`message from ${n}${m.subject ? ` [${sanitizeLine(m.subject)}]` : ''}:\n${sanitizeText(m.text)}`);
       if (values['no-reply']) return;
+      // Only allowed peers get the automated acknowledgement: a reply would confirm to anyone
+      // else that this agent exists (as a denied request gets none).
+      if (!values['allow-all'] && !allowList.some((e) => e.pubkey === m.from)) {
+        log(`not replying to ${short(n)}: not in the allow list (a reply would confirm this agent exists)`);
+        return;
+      }
       const text = `Received your message${m.subject ? ` "${m.subject.slice(0, 120)}"` : ''}. (nostr-agents serve acknowledges messages; it has no message handler.)`;
       const p = endpoint
         .reply(m, text, { maxAutoDepth })

@@ -212,6 +212,11 @@ describe('cli: the AGX quickstart against a dev relay', () => {
     assert.equal(JSON.parse(r.stdout).ok, false);
     assert.match(r.stderr, /no result within 3 s/);
     await serveA.waitFor(new RegExp(`denied task invoice\\.review from ${C}: the sender is not in the allow list; no reply sent`));
+    // a plain message from a stranger is shown, but not acknowledged
+    const sent = await cli(['send', A, 'hello from a stranger', '--profile', 'c'], { env: ctx.env });
+    assert.equal(sent.code, 0);
+    await serveA.waitFor(/hello from a stranger/, 'stdout');
+    await serveA.waitFor(new RegExp(`not replying to ${C.slice(0, 12)}.*: not in the allow list`));
   });
 
   it('handler errors reach the peer only as "handler failed"; the real message is logged locally', async () => {
