@@ -254,6 +254,22 @@ export default {
     }
   });
 
+  it('--max-auto-depth bounds automated replies', async () => {
+    await cli(['identity', 'new', '--profile', 'd'], { env: ctx.env });
+    const D = JSON.parse((await cli(['identity', 'show', '--profile', 'd', '--json'], { env: ctx.env })).stdout).npub;
+    const serveD = startCli(['serve', '--profile', 'd', '--allow', B, '--max-auto-depth', '0'], { env: ctx.env });
+    try {
+      await serveD.waitFor(/serving npub1/);
+      assert.equal((await cli(['send', D, 'depth test', '--profile', 'b'], { env: ctx.env })).code, 0);
+      await serveD.waitFor(/not replying to .*automated-reply depth 1 would exceed 0/);
+      assert.doesNotMatch(serveD.stderr, /replied to/);
+    } finally {
+      await serveD.stop();
+    }
+    const bad = await cli(['serve', '--profile', 'd', '--max-auto-depth', 'many'], { env: ctx.env });
+    assert.equal(bad.code, 2);
+  });
+
   it('control characters from a peer are escaped before they reach the terminal', async () => {
     const evil = 'hi\x1b]0;owned\x07\x1b[2J\rfake prompt$ \u009b31m\u202eevil';
     const sent = await cli(['send', B, evil, '--subject', 'sub\x1b[31mject\n2nd line', '--profile', 'c'], { env: ctx.env });
