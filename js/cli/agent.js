@@ -257,7 +257,7 @@ export async function run(argv) {
   if (sub === 'ask') return ask(rest);
   if (sub === 'info') return info(rest);
   if (sub === undefined || sub === '--help' || sub === '-h') {
-    process.stdout.write(AGENT_HELP);
+    (sub === undefined ? process.stderr : process.stdout).write(AGENT_HELP);
     return sub === undefined ? EXIT.USAGE : EXIT.OK;
   }
   throw new CliError(EXIT.USAGE, `unknown agent command "${sanitizeLine(sub).slice(0, 40)}"\n${AGENT_HELP}`);

@@ -47,7 +47,7 @@ function readStdin() {
 export async function run(argv) {
   const [sub, ...rest] = argv;
   if (sub === undefined || sub === '--help' || sub === '-h') {
-    process.stdout.write(IDENTITY_HELP);
+    (sub === undefined ? process.stderr : process.stdout).write(IDENTITY_HELP);
     return sub === undefined ? EXIT.USAGE : EXIT.OK;
   }
   const opts = { force: { type: 'boolean' }, capability: { type: 'string' } };
@@ -129,7 +129,7 @@ export async function run(argv) {
 export async function runConfig(argv) {
   const [sub, ...rest] = argv;
   if (sub === undefined || sub === '--help' || sub === '-h') {
-    process.stdout.write(CONFIG_HELP);
+    (sub === undefined ? process.stderr : process.stdout).write(CONFIG_HELP);
     return sub === undefined ? EXIT.USAGE : EXIT.OK;
   }
   const max = { show: 0, set: 2, path: 0 }[sub];
