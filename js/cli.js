@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // nostr-agents (alias agx): dispatches to one module per command group (js/cli/), loaded on demand.
 // Exit codes: js/cli/common.js EXIT, documented in README "Command line".
+import { basename } from 'node:path';
+
 const COMMANDS = {
   identity: { load: () => import('./cli/identity.js'), fn: 'run', summary: 'new | show | import | export | allow | deny: the profile keypair' },
   config: { load: () => import('./cli/identity.js'), fn: 'runConfig', summary: 'show | set | path: the profile settings' },
@@ -15,14 +17,17 @@ const COMMANDS = {
   doctor: { load: () => import('./cli/doctor.js'), fn: 'run', summary: 'check permissions, identity, relays and clock' },
 };
 
+// The same program answers to both bin names; messages use the one it was started as.
+const PROG = basename(process.argv[1] ?? '').replace(/\.js$/, '') === 'agx' ? 'agx' : 'nostr-agents';
+
 function usage(out) {
-  const lines = ['usage: nostr-agents <command> [options]   (also installed as: agx)', '', 'commands:'];
+  const lines = [`usage: ${PROG} <command> [options]   (${PROG === 'agx' ? 'also: nostr-agents' : 'also installed as: agx'})`, '', 'commands:'];
   for (const [name, c] of Object.entries(COMMANDS)) lines.push(`  ${name.padEnd(10)} ${c.summary}`);
   lines.push(
     '',
     'common options: --profile NAME, --relay URL (repeatable or comma-separated), --json, -h/--help',
     'environment: AGX_RELAY (comma-separated), AGX_PROFILE, AGX_HOME (default ~/.nostr-agents)',
-    'Run `nostr-agents <command> --help` for the options of a command.',
+    `Run \`${PROG} <command> --help\` for the options of a command.`,
   );
   out.write(lines.join('\n') + '\n');
 }
@@ -45,7 +50,7 @@ if (name === '--version' || name === '-v') {
 }
 const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
 if (!command) {
-  process.stderr.write(`nostr-agents: unknown command "${String(name).slice(0, 40)}"\n`);
+  process.stderr.write(`${PROG}: unknown command "${String(name).slice(0, 40).replace(/[^\x20-\x7e]/g, '?')}"\n`);
   usage(process.stderr);
   process.exit(USAGE);
 }
@@ -72,7 +77,7 @@ try {
     process.stdout.write(safeJson({ ok: false, error: { code: (err && typeof err.code === 'string' && err.code) || 'CLI_ERROR', message }, exitCode }) + '\n');
   }
   const hint = exitCode === RELAY ? ' (is the relay running? check with: nostr-agents doctor)' : '';
-  process.stderr.write(`nostr-agents ${name}: ${message}${hint}\n`);
+  process.stderr.write(`${PROG} ${name}: ${message}${hint}\n`);
   process.exitCode = exitCode;
 }
 // Open handles (sockets closing, timers) must not keep a finished command alive.

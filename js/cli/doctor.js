@@ -4,7 +4,7 @@
 import { existsSync, statSync } from 'node:fs';
 import WebSocket from 'ws';
 import { nostr } from './nostr.js';
-import { EXIT, describe, json, out, parse } from './common.js';
+import { EXIT, describe, json, numberOption, out, parse } from './common.js';
 import { resolveSettings } from './settings.js';
 import { loadPublicKey } from './keystore.js';
 import { sanitizeLine } from './sanitize.js';
@@ -98,8 +98,7 @@ async function skewFromNip11(url, timeoutMs) {
 export async function run(argv) {
   const { values } = parse(argv, { timeout: { type: 'string' } }, { max: 0, usage: DOCTOR_HELP });
   if (values.help) return process.stdout.write(DOCTOR_HELP), EXIT.OK;
-  const timeoutMs = Math.round(Number(values.timeout ?? 5) * 1000);
-  if (!(timeoutMs > 0)) return out('--timeout must be a positive number'), EXIT.USAGE;
+  const timeoutMs = Math.round(numberOption(values, 'timeout', 5, { min: 0.1 }) * 1000);
   const checks = [];
   let settings;
   try {
