@@ -212,7 +212,7 @@ export async function serve(argv) {
       log(`--once: nothing arrived within ${onceTimeout} s`);
       return EXIT.TIMEOUT;
     }
-    return why === 'SIGINT' || why === 'SIGTERM' ? EXIT.OK : EXIT.OK;
+    return EXIT.OK; // --once done, or stopped with Ctrl-C / SIGTERM
   } finally {
     await endpoint.close();
     signer.dispose();
