@@ -104,7 +104,6 @@ export function createEndpoint(options) {
     authorize,
     onMessage: (m) => {
       const autoDepth = depths.get(m.rumorId) ?? 0;
-      depths.delete(m.rumorId);
       if (m.reason === 'denied' || m.reason === 'denied-unconfigured') {
         options.onDenied?.({ from: m.from, capability: m.task?.capability ?? '', taskId: m.task?.taskId ?? '', reason: denyReason(allowList, m.from) });
         return;
@@ -119,15 +118,17 @@ export function createEndpoint(options) {
   let flushTimer = null;
   async function onWrap(wrap) {
     if (seen?.has(wrap.id)) return;
+    let rumorId = null;
     try {
       const opened = agx.unwrapAgx(wrap, signer);
-      if (opened.message) depths.set(opened.rumor.id, opened.message.autoDepth ?? 0);
+      if (opened.message) depths.set((rumorId = opened.rumor.id), opened.message.autoDepth ?? 0);
     } catch {
       // ingest reports it
     }
     try {
       await agent.ingest(wrap);
     } finally {
+      if (rumorId !== null) depths.delete(rumorId); // onMessage ran during ingest, if at all
       seen?.add(wrap.id);
       if (seen && !flushTimer) flushTimer = setTimeout(() => ((flushTimer = null), seen.flush()), 1000).unref();
       options.onIngested?.(wrap);
