@@ -1,32 +1,84 @@
 #!/usr/bin/env node
-// nostr-agents (alias agx): dispatches to one module per subcommand, loaded on demand.
+// nostr-agents (alias agx): dispatches to one module per command group (js/cli/), loaded on demand.
+// Exit codes: js/cli/common.js EXIT, documented in README "Command line".
+import { basename } from 'node:path';
+
 const COMMANDS = {
-  relay: { load: () => import('./relay-server/cli.js'), summary: 'run a local Nostr relay for development' },
+  identity: { load: () => import('./cli/identity.js'), fn: 'run', summary: 'new | show | import | export | allow | deny: the profile keypair' },
+  config: { load: () => import('./cli/identity.js'), fn: 'runConfig', summary: 'show | set | path: the profile settings' },
+  serve: { load: () => import('./cli/agx.js'), fn: 'serve', summary: 'run as an AGX agent' },
+  request: { load: () => import('./cli/agx.js'), fn: 'request', summary: 'send an AGX task request and wait for the result' },
+  send: { load: () => import('./cli/agx.js'), fn: 'send', summary: 'send an AGX message' },
+  card: { load: () => import('./cli/agx.js'), fn: 'card', summary: "read an agent's Agent Card (--verify: its NIP-05)" },
+  agent: { load: () => import('./cli/agent.js'), fn: 'run', summary: 'serve | ask | info: NIP-XX AI agents' },
+  ask: { load: () => import('./cli/agent.js'), fn: 'ask', summary: 'prompt a NIP-XX agent and stream its answer' },
+  info: { load: () => import('./cli/agent.js'), fn: 'info', summary: "print a NIP-XX agent's ai.info" },
+  relay: { load: () => import('./cli/relay.js'), fn: 'run', summary: 'run a local Nostr relay for development' },
+  doctor: { load: () => import('./cli/doctor.js'), fn: 'run', summary: 'check permissions, identity, relays and clock' },
 };
 
+// The same program answers to both bin names; messages use the one it was started as.
+const PROG = basename(process.argv[1] ?? '').replace(/\.js$/, '') === 'agx' ? 'agx' : 'nostr-agents';
+
 function usage(out) {
-  const lines = ['usage: nostr-agents <command> [options]', '', 'commands:'];
+  const lines = [`usage: ${PROG} <command> [options]   (${PROG === 'agx' ? 'also: nostr-agents' : 'also installed as: agx'})`, '', 'commands:'];
   for (const [name, c] of Object.entries(COMMANDS)) lines.push(`  ${name.padEnd(10)} ${c.summary}`);
-  lines.push('', 'Run `nostr-agents <command> --help` for the options of a command.');
+  lines.push(
+    '',
+    'common options: --profile NAME, --relay URL (repeatable or comma-separated), --json, -h/--help',
+    'environment: AGX_RELAY (comma-separated), AGX_PROFILE, AGX_HOME (default ~/.nostr-agents)',
+    `Run \`${PROG} <command> --help\` for the options of a command.`,
+  );
   out.write(lines.join('\n') + '\n');
 }
+
+// Exit codes (also in js/cli/common.js, which the commands use).
+const USAGE = 2;
+const FAILURE = 1;
+const RELAY = 4;
+const TIMEOUT = 5;
 
 const [name, ...rest] = process.argv.slice(2);
 if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
   usage(name === undefined ? process.stderr : process.stdout);
-  process.exit(name === undefined ? 1 : 0);
+  process.exit(name === undefined ? USAGE : 0);
 }
-const command = COMMANDS[name];
+if (name === '--version' || name === '-v') {
+  const { readFileSync } = await import('node:fs');
+  process.stdout.write(JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version + '\n');
+  process.exit(0);
+}
+const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
 if (!command) {
-  process.stderr.write(`nostr-agents: unknown command "${name}"\n`);
+  process.stderr.write(`${PROG}: unknown command "${String(name).slice(0, 40).replace(/[^\x20-\x7e]/g, '?')}"\n`);
   usage(process.stderr);
-  process.exit(1);
+  process.exit(USAGE);
 }
+
+function exitCodeOf(err) {
+  if (err && typeof err.exitCode === 'number') return err.exitCode;
+  const code = err && typeof err.code === 'string' ? err.code : '';
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || code.startsWith('ERR_PARSE_ARGS')) return USAGE;
+  if (code.startsWith('RELAY_') || code === 'AGX_PUBLISH_FAILED' || code === 'POOL_CLOSED') return RELAY;
+  if (code.endsWith('TIMEOUT')) return TIMEOUT;
+  return FAILURE;
+}
+
 try {
   const mod = await command.load();
-  const code = await mod.run(rest);
-  if (typeof code === 'number') process.exitCode = code;
+  const code = await mod[command.fn](rest);
+  process.exitCode = typeof code === 'number' ? code : 0;
 } catch (err) {
-  process.stderr.write(`nostr-agents ${name}: ${err && err.message ? err.message : err}\n`);
-  process.exit(1);
+  const exitCode = exitCodeOf(err);
+  const { describe } = await import('./cli/common.js');
+  const message = err && err.name === 'CliError' ? String(err.message) : describe(err);
+  if (rest.includes('--json') && !(err && err.printed)) {
+    const { safeJson } = await import('./cli/sanitize.js');
+    process.stdout.write(safeJson({ ok: false, error: { code: (err && typeof err.code === 'string' && err.code) || 'CLI_ERROR', message }, exitCode }) + '\n');
+  }
+  const hint = exitCode === RELAY ? ' (is the relay running? check with: nostr-agents doctor)' : '';
+  process.stderr.write(`${PROG} ${name}: ${message}${hint}\n`);
+  process.exitCode = exitCode;
 }
+// Open handles (sockets closing, timers) must not keep a finished command alive.
+setTimeout(() => process.exit(), 200).unref();
