@@ -67,7 +67,7 @@ function showIdentity() {
     'You are ',
     el('code', { title: npub }, shortKey(npub)),
     id.mode === 'nip07' ? ' through your NIP-07 extension (the page never sees your key).' : ', with a key kept in this browser.',
-    id.mode === 'nip07' && !id.nip44 ? el('span', { className: 'error-text' }, ' This extension has no NIP-44: it cannot encrypt prompts.') : null,
+    ...(id.mode === 'nip07' && !id.nip44 ? [el('span', { className: 'error-text' }, ' This extension has no NIP-44: it cannot encrypt prompts.')] : []),
   );
 }
 
@@ -219,8 +219,11 @@ function selectAgent(agent) {
   const { info } = agent;
   const yesNo = (v) => (v ? 'yes' : 'no');
   const tools = Object.entries(info.tool_schemas ?? {});
-  box.replaceChildren(
-    info.about ? el('p', {}, String(info.about)) : null,
+  // Open on wide screens; one tap away on a phone.
+  const details = el('details', { open: window.matchMedia('(min-width: 721px)').matches }, el('summary', {}, 'About this agent'));
+  box.replaceChildren(details);
+  details.append(
+    ...[info.about ? el('p', {}, String(info.about)) : null].filter(Boolean),
     el(
       'dl',
       {},
