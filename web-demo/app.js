@@ -40,6 +40,7 @@ const state = {
 function setReady() {
   const ready = Boolean(state.identity && state.pool && state.agent);
   document.body.dataset.ready = String(ready);
+  if (ready && performance.getEntriesByName('demo-ready').length === 0) performance.mark('demo-ready'); // for bench.mjs
   $('send').disabled = !ready || state.current !== null;
   if (!state.identity) $('ready-line').textContent = 'Choose how to sign in (Identity).';
   else if (!state.agent) $('ready-line').textContent = 'Looking for agents on the relays…';
