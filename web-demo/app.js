@@ -29,7 +29,7 @@ const state = {
   agents: new Map(), // pubkey -> { pubkey, npub, info, event }
   agentSub: null,
   agent: null, // the selected agent
-  wantedAgent: null, // hex from ?agent=
+  wantedAgent: null, // hex: from ?agent=, then the user's pick
   session: null,
   current: null, // { run, record, view } while a run is in flight
   store: createRunStore(),
@@ -128,23 +128,23 @@ function renderRelays() {
   );
 }
 
+const normalize = (url) => {
+  try {
+    return new URL(url).href.replace(/\/$/, '');
+  } catch {
+    return url;
+  }
+};
+
 function setRelayDot(relay, st) {
   for (const li of $('relay-list').children) {
-    if (li.dataset.relay !== relay && state.pool && li.dataset.relay && normalize(li.dataset.relay) !== relay) continue;
+    if (normalize(li.dataset.relay) !== normalize(relay)) continue;
     const dot = li.querySelector('.dot');
     dot.dataset.state = st;
     dot.setAttribute('aria-label', `status: ${st}`);
     dot.title = st;
   }
 }
-const normalize = (url) => {
-  try {
-    const u = new URL(url);
-    return u.href.replace(/\/$/, '');
-  } catch {
-    return url;
-  }
-};
 
 $('relay-form').addEventListener('submit', (ev) => {
   ev.preventDefault();
@@ -165,7 +165,10 @@ function openPool() {
   state.agentSub = null;
   const old = state.pool;
   state.pool = null;
-  if (old) void old.close();
+  if (old) {
+    void closeAgx(); // it holds the old pool
+    void old.close();
+  }
   renderRelays();
   if (!state.identity || state.relays.length === 0) {
     setReady();
@@ -173,7 +176,9 @@ function openPool() {
   }
   const pool = new RelayPool({ relays: state.relays, signer: state.identity.signer });
   state.pool = pool;
-  pool.on('status', ({ relay, state: st }) => setRelayDot(relay, st));
+  pool.on('status', ({ relay, state: st }) => {
+    if (state.pool === pool) setRelayDot(relay, st); // not the closing pool's last words
+  });
   watchAgents();
   setReady();
 }
@@ -181,6 +186,7 @@ function openPool() {
 // --- Agents, from their ai.info (kind 31340).
 function watchAgents() {
   state.agents.clear();
+  state.agent = null;
   state.agentSub = state.pool.subscribe([{ kinds: [nipxx.KINDS.info] }], {
     onevent: (event) => {
       if (!event.tags.some((t) => t[0] === 'd' && t[1])) return;
@@ -198,7 +204,8 @@ function watchAgents() {
 
 function renderAgents() {
   const select = $('agent-select');
-  const current = state.agent?.pubkey ?? state.wantedAgent;
+  // The agent asked for (?agent= or the user's last pick) wins once it shows up.
+  const current = state.agents.has(state.wantedAgent) ? state.wantedAgent : state.agent?.pubkey;
   const list = [...state.agents.values()].sort((a, b) => (a.pubkey === state.wantedAgent ? -1 : b.pubkey === state.wantedAgent ? 1 : 0));
   select.replaceChildren(
     ...list.map((a) => el('option', { value: a.pubkey, selected: a.pubkey === current }, `${a.info.name ?? 'unnamed agent'} (${shortKey(a.npub)})`)),
@@ -207,7 +214,10 @@ function renderAgents() {
   if (pick && (pick !== state.agent || pick.info !== state.agent?.info)) selectAgent(pick);
 }
 
-$('agent-select').addEventListener('change', () => selectAgent(state.agents.get($('agent-select').value) ?? null));
+$('agent-select').addEventListener('change', () => {
+  state.wantedAgent = $('agent-select').value || null;
+  selectAgent(state.agents.get($('agent-select').value) ?? null);
+});
 
 function selectAgent(agent) {
   state.agent = agent;
@@ -276,6 +286,7 @@ async function openSession(session) {
     paint(view, r);
   }
   if (runs[0] && state.agents.has(runs[0].agent) && state.agent?.pubkey !== runs[0].agent) {
+    state.wantedAgent = runs[0].agent;
     $('agent-select').value = runs[0].agent;
     selectAgent(state.agents.get(runs[0].agent));
   }

@@ -253,3 +253,61 @@ test('NIP-07: an injected window.nostr signs and decrypts; the page never holds 
   }
   assert.deepEqual(problems, []);
 });
+
+test('a second agent appears in the picker; a missing delta shows the "streaming degraded" marker', { timeout: 60_000 }, async () => {
+  // An agent whose pool loses its second delta on the way out (the relay never sees it).
+  const { RelayPool, serveAgent } = await import('nostr-agents');
+  const real = new RelayPool({ relays: [relay.url] });
+  let deltas = 0;
+  const lossy = new Proxy(real, {
+    get(target, prop) {
+      if (prop === 'publish')
+        return (event, opts) => (event.kind === 25801 && ++deltas === 2 ? Promise.resolve([{ relay: relay.url, status: 'accepted' }]) : target.publish(event, opts));
+      const v = Reflect.get(target, prop, target);
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+  const gap = await serveAgent({
+    signer: LocalSigner.generate(),
+    pool: lossy,
+    info: { name: 'lossy agent', supported_models: ['gap-1'], default_model: 'gap-1', tool_names: [] },
+    async *handler() {
+      for (const w of ['one ', 'two ', 'three ', 'four']) yield w;
+    },
+  });
+  try {
+    await page.locator(`#agent-select option[value="${gap.pubkey}"]`).waitFor({ state: 'attached' });
+    assert.equal(await page.locator('#agent-select option').count(), 2);
+    await page.getByLabel('Agent found on the relays').selectOption(gap.pubkey);
+    await ready(page);
+    assert.equal(await page.locator('#model').inputValue(), 'gap-1');
+    const turn = await chat(page, 'count');
+    assert.equal(await turn.locator('.degraded').isVisible(), true);
+    assert.equal(await turn.locator('.body').textContent(), 'one two three four', 'the final text is complete');
+    await page.getByLabel('Agent found on the relays').selectOption(agent.pubkey);
+  } finally {
+    await gap.stop();
+    await real.close();
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('relays are editable: a dead one gets its own dot, removing it keeps the live one', { timeout: 60_000 }, async () => {
+  // Last: Chromium logs the refused WebSocket as a console error.
+  await page.getByLabel('Add a relay').fill('not a url');
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  assert.match(await page.locator('#relay-error').textContent(), /ws:\/\/ or wss:\/\//);
+  await page.getByLabel('Add a relay').fill('ws://127.0.0.1:9');
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  await page.waitForSelector('#relay-list li[data-relay="ws://127.0.0.1:9"] .dot[data-state="backing-off"]', { timeout: 30_000 });
+  await page.waitForSelector(`#relay-list li[data-relay="${relay.url}"] .dot[data-state="open"]`);
+  await ready(page); // the agent is found again on the new pool
+  await page.getByRole('button', { name: 'Remove ws://127.0.0.1:9' }).click();
+  assert.equal(await page.locator('#relay-list li').count(), 1);
+  const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('nostr-agents-demo:relays')));
+  assert.deepEqual(saved, [relay.url]);
+  await ready(page);
+  assert.equal(await page.locator('#agent-select').inputValue(), agent.pubkey, 'the picked agent stays picked');
+  const turn = await chat(page, 'calculate 3*3');
+  assert.match(await turn.locator('.body').textContent(), /= 9$/);
+});
