@@ -431,6 +431,13 @@ async function send(message) {
     return;
   }
   state.current = { run, record, view };
+  // Runs have no deadline of their own: say so when the agent stays silent (Cancel still works).
+  const silence = setTimeout(() => {
+    if (record.status === 'running' && record.phase === 'sending') {
+      record.statusInfo = '(no answer yet: the agent may be offline; you can cancel)';
+      schedulePaint(view, record);
+    }
+  }, 15_000);
   $('cancel').disabled = false;
   setReady();
   $('run-status').textContent = 'The agent is answering.';
@@ -469,6 +476,7 @@ async function send(message) {
     }
     schedulePaint(view, record);
   }
+  clearTimeout(silence);
   if (paintQueued) cancelAnimationFrame(paintQueued);
   paintQueued = null;
   paint(view, record);

@@ -270,7 +270,7 @@ test('a second agent appears in the picker; a missing delta shows the "streaming
   const gap = await serveAgent({
     signer: LocalSigner.generate(),
     pool: lossy,
-    info: { name: 'lossy agent', supported_models: ['gap-1'], default_model: 'gap-1', tool_names: [] },
+    info: { name: 'lossy agent', supported_models: ['gap-1'], default_model: 'gap-1', tool_names: [], supports_nip59: true },
     async *handler() {
       for (const w of ['one ', 'two ', 'three ', 'four']) yield w;
     },
@@ -281,10 +281,15 @@ test('a second agent appears in the picker; a missing delta shows the "streaming
     await page.getByLabel('Agent found on the relays').selectOption(gap.pubkey);
     await ready(page);
     assert.equal(await page.locator('#model').inputValue(), 'gap-1');
+    // It advertises NIP-59: the privacy switch shows, disabled until the client can gift-wrap prompts.
+    assert.equal(await page.getByLabel('Privacy first (NIP-59)').isVisible(), true);
+    assert.equal(await page.getByLabel('Privacy first (NIP-59)').isDisabled(), true);
+    assert.match(await page.locator('#privacy-why').textContent(), /does not send gift-wrapped prompts yet/);
     const turn = await chat(page, 'count');
     assert.equal(await turn.locator('.degraded').isVisible(), true);
     assert.equal(await turn.locator('.body').textContent(), 'one two three four', 'the final text is complete');
     await page.getByLabel('Agent found on the relays').selectOption(agent.pubkey);
+    assert.equal(await page.locator('#privacy-box').isHidden(), true, 'the demo agent does not advertise NIP-59');
   } finally {
     await gap.stop();
     await real.close();
