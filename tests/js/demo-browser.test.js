@@ -316,3 +316,27 @@ test('relays are editable: a dead one gets its own dot, removing it keeps the li
   const turn = await chat(page, 'calculate 3*3');
   assert.match(await turn.locator('.body').textContent(), /= 9$/);
 });
+
+test('the local key exports as nsec and imports back; a bad key is refused', { timeout: 60_000 }, async () => {
+  const { nip19 } = await import('nostr-agents');
+  await page.getByRole('button', { name: 'Export key' }).click();
+  const nsec = await page.getByLabel('Your secret key (keep it private)').inputValue();
+  const stored = await page.evaluate((k) => localStorage.getItem(k), SK_KEY);
+  assert.equal(Buffer.from(nip19.decode(nsec).data).toString('hex'), stored);
+
+  await page.getByLabel('Import a key (nsec or hex)').fill('nsec1notakey');
+  await page.getByRole('button', { name: 'Import' }).click();
+  assert.match(await page.locator('#import-error').textContent(), /Not a valid key/);
+  assert.equal(await page.evaluate((k) => localStorage.getItem(k), SK_KEY), stored, 'unchanged');
+
+  const sk = generateSecretKey();
+  await page.getByLabel('Import a key (nsec or hex)').fill(nip19.nsecEncode(sk));
+  await page.getByRole('button', { name: 'Import' }).click();
+  await ready(page);
+  assert.equal(await page.locator('#identity-line code').getAttribute('title'), nip19.npubEncode(getPublicKey(sk)));
+  assert.equal(await page.evaluate((k) => localStorage.getItem(k), SK_KEY), Buffer.from(sk).toString('hex'));
+  assert.equal(await page.getByLabel('Import a key (nsec or hex)').inputValue(), '', 'the field is cleared');
+  const turn = await chat(page, 'calculate 5*5');
+  assert.match(await turn.locator('.body').textContent(), /= 25$/);
+  sk.fill(0);
+});
