@@ -333,6 +333,8 @@ function toolCard(call) {
 
 /** Draws a record into its view (cheap enough to redo on every update). */
 function paint(v, r) {
+  const list = $('transcript');
+  const follow = list.scrollHeight - list.scrollTop - list.clientHeight < 40; // the reader is at the end
   v.body.replaceChildren(renderMarkdown(r.text));
   v.tools.replaceChildren(...r.toolCalls.map(toolCard));
   v.degraded.hidden = !r.degraded;
@@ -357,6 +359,7 @@ function paint(v, r) {
       if (r.error.retryAfter && r.status === 'error') startCountdown(v, r);
     }
   } else v.error.hidden = true;
+  if (follow) list.scrollTop = list.scrollHeight;
 }
 
 function startCountdown(v, r) {
@@ -407,7 +410,7 @@ async function send(message) {
   };
   const view = renderTurn(record);
   paint(view, record);
-  view.li.scrollIntoView({ block: 'end' });
+  $('transcript').scrollTop = $('transcript').scrollHeight;
   let run;
   try {
     run = prompt({
