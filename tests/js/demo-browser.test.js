@@ -1,0 +1,342 @@
+// The demo page in headless Chromium against the demo as `npm run demo` starts it: our dev relay,
+// the demo agent (its offline model) and the demo's static server. Screenshots go to
+// build/test-artifacts/demo/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launchChromium, CHROMIUM_PATH } from '../support/chromium.js';
+import { startDevRelay } from '../support/relays.js';
+import { init, LocalSigner, nip44, getPublicKey, finalizeEvent, generateSecretKey } from 'nostr-agents';
+import { startDemoAgent } from '../../web-demo/agent/agent.js';
+import { startStaticServer } from '../../web-demo/serve.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const SHOTS = path.join(ROOT, 'build/test-artifacts/demo');
+const SK_KEY = 'nostr-agents-demo:sk';
+
+let browser;
+let relay;
+let agent;
+let site;
+let page;
+const problems = [];
+
+function watch(p) {
+  p.on('console', (msg) => {
+    if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console.${msg.type()}: ${msg.text()}`);
+  });
+  p.on('pageerror', (err) => problems.push(`pageerror: ${err.stack || err.message}`));
+  p.on('response', (res) => {
+    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
+  });
+  return p;
+}
+
+const demoUrl = (origin) => `${origin}/?relay=${encodeURIComponent(relay.url)}&agent=${agent.npub}`;
+const shot = (p, name) => p.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+const lastTurn = (p) => p.locator('#transcript > li').last();
+
+async function ready(p) {
+  await p.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
+}
+
+/** Sends `text` and waits for the run to end; returns the last turn's locator. */
+async function chat(p, text, { wait = true } = {}) {
+  const before = await p.locator('#transcript > li').count();
+  await p.getByLabel('Message', { exact: true }).fill(text);
+  await p.getByRole('button', { name: 'Send', exact: true }).click();
+  await p.waitForFunction((n) => document.querySelectorAll('#transcript > li').length > n, before);
+  if (wait) await p.waitForFunction(() => document.querySelector('#transcript > li:last-child .msg.agent')?.getAttribute('aria-busy') === 'false', null, { timeout: 30_000 });
+  return lastTurn(p);
+}
+
+before(async () => {
+  if (!existsSync(CHROMIUM_PATH)) throw new Error(`no Chromium at ${CHROMIUM_PATH} (apt-get install chromium)`);
+  mkdirSync(SHOTS, { recursive: true });
+  await init();
+  relay = await startDevRelay({ memory: true });
+  [agent, site, browser] = await Promise.all([
+    startDemoAgent({ relays: [relay.url], tokenDelay: 15, env: {} }),
+    startStaticServer({ port: 0 }),
+    launchChromium(),
+  ]);
+  page = watch(await browser.context.newPage());
+});
+
+after(async () => {
+  await browser?.close();
+  await agent?.stop();
+  await site?.close();
+  await relay?.close();
+});
+
+test('the page loads, makes a local key, finds the agent and streams a reply', { timeout: 60_000 }, async () => {
+  await page.goto(demoUrl(site.origin));
+  await ready(page);
+  const sk = await page.evaluate((k) => localStorage.getItem(k), SK_KEY);
+  assert.match(sk, /^[0-9a-f]{64}$/, 'a local key is kept in the browser');
+  assert.equal(await page.locator('#agent-select').inputValue(), agent.pubkey);
+  await assert.doesNotReject(page.getByText('calculator, clock, unit_converter').waitFor());
+  await page.waitForSelector('#relay-list .dot[data-state="open"]');
+  // Every form control has a label.
+  const unlabeled = await page.evaluate(() =>
+    [...document.querySelectorAll('input, select, textarea')].filter((e) => e.labels.length === 0 && !e.getAttribute('aria-label')).map((e) => e.id));
+  assert.deepEqual(unlabeled, []);
+
+  // Record the agent bubble's text each time it changes, to see the reply arrive in pieces.
+  await page.evaluate(() => {
+    window.__snapshots = [];
+    new MutationObserver(() => {
+      const body = document.querySelector('#transcript > li:last-child .body');
+      const t = body?.textContent ?? '';
+      if (t && window.__snapshots.at(-1) !== t) window.__snapshots.push(t);
+    }).observe(document.getElementById('transcript'), { childList: true, subtree: true, characterData: true });
+  });
+  const turn = await chat(page, 'hello');
+  const final = await turn.locator('.body').textContent();
+  assert.match(final, /nostr-agents demo agent/);
+  assert.equal(await turn.locator('.body strong').first().textContent(), 'nostr-agents demo agent', 'markdown bold rendered');
+  const snaps = await page.evaluate(() => window.__snapshots);
+  assert.ok(snaps.length >= 3, `streamed in pieces: ${snaps.length} renders`);
+  assert.equal(snaps.at(-1), final);
+  assert.match(await turn.locator('.run-status').textContent(), /Done/);
+  await shot(page, 'chat');
+});
+
+test('a calculation shows a calculator tool card with the right result', { timeout: 60_000 }, async () => {
+  const turn = await chat(page, 'calculate 2 * (3 + 4) - 2^3');
+  const card = turn.locator('.tool-card[data-tool="calculator"]');
+  assert.equal(await card.count(), 1);
+  const cardText = await card.textContent();
+  assert.match(cardText, /"expression": "2 \* \(3 \+ 4\) - 2\^3"/);
+  assert.match(cardText, /"result": "6"/);
+  assert.match(cardText, /Duration\d+ ms/);
+  assert.equal(await card.getAttribute('data-success'), 'true');
+  assert.match(await turn.locator('.body').textContent(), /= 6$/);
+  await shot(page, 'tool-card');
+});
+
+test('cancel mid-stream ends the run as cancelled', { timeout: 60_000 }, async () => {
+  const turn = await chat(page, 'tell me a story', { wait: false });
+  await page.waitForFunction(() => (document.querySelector('#transcript > li:last-child .body')?.textContent ?? '').length > 0);
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await page.waitForFunction(() => document.querySelector('#transcript > li:last-child .run-status')?.dataset.state === 'cancelled', null, { timeout: 20_000 });
+  assert.equal(await turn.locator('.status-text').textContent(), 'Cancelled');
+  assert.doesNotMatch(await turn.locator('.body').textContent(), /The end\./, 'the story stopped before its end');
+  assert.equal(await page.getByRole('button', { name: 'Cancel' }).isDisabled(), true);
+  await shot(page, 'cancelled');
+});
+
+test('an agent error is shown with its code and a retry_after countdown', { timeout: 60_000 }, async () => {
+  const turn = await chat(page, 'fail');
+  const box = turn.locator('.error-box');
+  assert.equal(await box.locator('code').textContent(), 'RATE_LIMIT');
+  assert.match(await box.locator('.countdown').textContent(), /Retry in [1-5] s/);
+  assert.equal(await box.getByRole('button', { name: 'Retry' }).isDisabled(), true);
+  assert.equal(await turn.locator('.run-status').getAttribute('data-state'), 'error');
+  await shot(page, 'error');
+});
+
+test('a hostile reply with HTML, script and a javascript: link stays inert text', { timeout: 60_000 }, async () => {
+  const hostile =
+    'echo <img src=x onerror="window.__pwned=1"> <script>window.__pwned=2</script> **bold** [click](javascript:window.__pwned=3) <a href="https://evil.example">a</a> [ok](https://example.com/x)';
+  const turn = await chat(page, hostile);
+  const body = turn.locator('.body');
+  const text = await body.textContent();
+  assert.match(text, /<img src=x onerror="window.__pwned=1">/);
+  assert.match(text, /<script>window.__pwned=2<\/script>/);
+  assert.match(text, /\[click\]\(javascript:window.__pwned=3\)/);
+  assert.equal(await page.locator('#transcript img, #transcript script, #transcript iframe').count(), 0);
+  const links = await body.locator('a').evaluateAll((as) => as.map((a) => [a.href, a.rel, a.target]));
+  assert.deepEqual(links, [['https://example.com/x', 'noopener noreferrer nofollow', '_blank']]);
+  assert.equal(await body.locator('strong').textContent(), 'bold');
+  assert.equal(await page.evaluate(() => window.__pwned), undefined);
+});
+
+test('the AGX panel finds the Agent Card and completes a math.eval task', { timeout: 90_000 }, async () => {
+  assert.equal(await page.getByLabel('Agent npub').inputValue(), agent.npub);
+  await page.getByRole('button', { name: 'Look up card' }).click();
+  await page.locator('#card-view dl').waitFor();
+  assert.match(await page.locator('#card-view').textContent(), /math\.eval, demo\.echo/);
+  await page.getByLabel('Capability').fill('math.eval');
+  await page.getByLabel('Payload (JSON)').fill('{"expression": "6 * (3 + 4)"}');
+  await page.getByRole('button', { name: 'Send task' }).click();
+  await page.locator('#task-log li[data-kind="result"]').waitFor({ timeout: 60_000 });
+  assert.match(await page.locator('#task-log li[data-kind="result"]').textContent(), /"result": "42"/);
+  assert.match(await page.locator('#task-log li[data-kind="receipt"]').first().textContent(), /delivered/);
+  // A bad payload is refused on the page, before anything is sent.
+  await page.getByLabel('Payload (JSON)').fill('{not json');
+  await page.getByRole('button', { name: 'Send task' }).click();
+  assert.equal(await page.locator('#task-error').textContent(), 'The payload is not valid JSON.');
+  await shot(page, 'agx');
+});
+
+test('a reload keeps the local identity and restores the session and its runs', { timeout: 60_000 }, async () => {
+  const identity = await page.locator('#identity-line code').getAttribute('title');
+  const sk = await page.evaluate((k) => localStorage.getItem(k), SK_KEY);
+  const messages = await page.locator('#transcript .msg.user').allTextContents();
+  await page.reload();
+  await ready(page);
+  assert.equal(await page.locator('#identity-line code').getAttribute('title'), identity);
+  assert.equal(await page.evaluate((k) => localStorage.getItem(k), SK_KEY), sk);
+  assert.deepEqual(await page.locator('#transcript .msg.user').allTextContents(), messages);
+  const states = await page.locator('#transcript .run-status').evaluateAll((s) => s.map((x) => x.dataset.state));
+  assert.deepEqual(states, ['done', 'done', 'cancelled', 'error', 'done']);
+  assert.equal(await page.locator('#session-list button').count(), 1);
+  assert.equal(await page.locator('#session-list button').getAttribute('aria-current'), 'true');
+  assert.equal(await page.locator('#transcript .tool-card[data-tool="calculator"]').count(), 1);
+  // A new chat is a second session; the first stays listed.
+  await page.getByRole('button', { name: 'New chat' }).click();
+  await chat(page, 'what time is it in Asia/Tokyo');
+  assert.equal(await page.locator('#session-list button').count(), 2);
+  assert.equal(await lastTurn(page).locator('.tool-card[data-tool="clock"]').count(), 1);
+});
+
+test('phone-sized screen: no horizontal scrolling, controls reachable', { timeout: 60_000 }, async () => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
+  await ready(page);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `page wider than the screen by ${overflow} px`);
+  await page.getByLabel('Message', { exact: true }).focus();
+  await page.keyboard.type('calculate 1+1');
+  await page.keyboard.press('Enter'); // Enter sends
+  await page.waitForFunction(() => document.querySelector('#transcript > li:last-child .run-status')?.dataset.state === 'done', null, { timeout: 30_000 });
+  assert.match(await lastTurn(page).locator('.body').textContent(), /= 2$/);
+  await shot(page, 'phone');
+  assert.deepEqual(problems, []);
+});
+
+test('NIP-07: an injected window.nostr signs and decrypts; the page never holds a key', { timeout: 60_000 }, async () => {
+  // Another origin: its own localStorage, with no local key in it.
+  const site2 = await startStaticServer({ port: 0 });
+  const ext = watch(await browser.context.newPage());
+  try {
+    const sk = generateSecretKey();
+    const pubkey = getPublicKey(sk);
+    const signer = new LocalSigner(sk);
+    const calls = { getPublicKey: 0, signEvent: 0, encrypt: 0, decrypt: 0 };
+    await ext.exposeFunction('__extGetPublicKey', async () => (calls.getPublicKey++, pubkey));
+    await ext.exposeFunction('__extSign', async (t) => (calls.signEvent++, finalizeEvent(t, sk)));
+    await ext.exposeFunction('__extEncrypt', async (pk, text) => (calls.encrypt++, signer.nip44Encrypt(pk, text)));
+    await ext.exposeFunction('__extDecrypt', async (pk, payload) => (calls.decrypt++, signer.nip44Decrypt(pk, payload)));
+    await ext.addInitScript(() => {
+      window.nostr = {
+        getPublicKey: () => window.__extGetPublicKey(),
+        signEvent: (t) => window.__extSign(t),
+        nip44: { encrypt: (pk, t) => window.__extEncrypt(pk, t), decrypt: (pk, p) => window.__extDecrypt(pk, p) },
+      };
+    });
+    await ext.goto(demoUrl(site2.origin));
+    const login = ext.getByRole('button', { name: 'Log in with extension' });
+    await login.waitFor();
+    await login.click();
+    await ready(ext);
+    assert.match(await ext.locator('#identity-line').textContent(), /NIP-07 extension/);
+    const turn = await chat(ext, 'calculate 20 + 22');
+    assert.match(await turn.locator('.body').textContent(), /= 42$/);
+    assert.ok(calls.getPublicKey >= 1 && calls.signEvent >= 1 && calls.encrypt >= 1 && calls.decrypt >= 3, JSON.stringify(calls));
+    assert.equal(await ext.evaluate((k) => localStorage.getItem(k), SK_KEY), null, 'no local key was made');
+    // A reload logs in through the extension again, still without a local key.
+    await ext.reload();
+    await ready(ext);
+    assert.match(await ext.locator('#identity-line').textContent(), /NIP-07 extension/);
+    assert.equal(await ext.evaluate((k) => localStorage.getItem(k), SK_KEY), null);
+    await shot(ext, 'nip07');
+    signer.dispose();
+    sk.fill(0);
+  } finally {
+    await ext.close();
+    await site2.close();
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('a second agent appears in the picker; a missing delta shows the "streaming degraded" marker', { timeout: 60_000 }, async () => {
+  // An agent whose pool loses its second delta on the way out (the relay never sees it).
+  const { RelayPool, serveAgent } = await import('nostr-agents');
+  const real = new RelayPool({ relays: [relay.url] });
+  let deltas = 0;
+  const lossy = new Proxy(real, {
+    get(target, prop) {
+      if (prop === 'publish')
+        return (event, opts) => (event.kind === 25801 && ++deltas === 2 ? Promise.resolve([{ relay: relay.url, status: 'accepted' }]) : target.publish(event, opts));
+      const v = Reflect.get(target, prop, target);
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+  const gap = await serveAgent({
+    signer: LocalSigner.generate(),
+    pool: lossy,
+    info: { name: 'lossy agent', supported_models: ['gap-1'], default_model: 'gap-1', tool_names: [], supports_nip59: true },
+    async *handler() {
+      for (const w of ['one ', 'two ', 'three ', 'four']) yield w;
+    },
+  });
+  try {
+    await page.locator(`#agent-select option[value="${gap.pubkey}"]`).waitFor({ state: 'attached' });
+    assert.equal(await page.locator('#agent-select option').count(), 2);
+    await page.getByLabel('Agent found on the relays').selectOption(gap.pubkey);
+    await ready(page);
+    assert.equal(await page.locator('#model').inputValue(), 'gap-1');
+    // It advertises NIP-59: the privacy switch shows, disabled until the client can gift-wrap prompts.
+    assert.equal(await page.getByLabel('Privacy first (NIP-59)').isVisible(), true);
+    assert.equal(await page.getByLabel('Privacy first (NIP-59)').isDisabled(), true);
+    assert.match(await page.locator('#privacy-why').textContent(), /does not send gift-wrapped prompts yet/);
+    const turn = await chat(page, 'count');
+    assert.equal(await turn.locator('.degraded').isVisible(), true);
+    assert.equal(await turn.locator('.body').textContent(), 'one two three four', 'the final text is complete');
+    await page.getByLabel('Agent found on the relays').selectOption(agent.pubkey);
+    assert.equal(await page.locator('#privacy-box').isHidden(), true, 'the demo agent does not advertise NIP-59');
+  } finally {
+    await gap.stop();
+    await real.close();
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('relays are editable: a dead one gets its own dot, removing it keeps the live one', { timeout: 60_000 }, async () => {
+  // Last: Chromium logs the refused WebSocket as a console error.
+  await page.getByLabel('Add a relay').fill('not a url');
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  assert.match(await page.locator('#relay-error').textContent(), /ws:\/\/ or wss:\/\//);
+  await page.getByLabel('Add a relay').fill('ws://127.0.0.1:9');
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  await page.waitForSelector('#relay-list li[data-relay="ws://127.0.0.1:9"] .dot[data-state="backing-off"]', { timeout: 30_000 });
+  await page.waitForSelector(`#relay-list li[data-relay="${relay.url}"] .dot[data-state="open"]`);
+  await ready(page); // the agent is found again on the new pool
+  await page.getByRole('button', { name: 'Remove ws://127.0.0.1:9' }).click();
+  assert.equal(await page.locator('#relay-list li').count(), 1);
+  const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('nostr-agents-demo:relays')));
+  assert.deepEqual(saved, [relay.url]);
+  await ready(page);
+  assert.equal(await page.locator('#agent-select').inputValue(), agent.pubkey, 'the picked agent stays picked');
+  const turn = await chat(page, 'calculate 3*3');
+  assert.match(await turn.locator('.body').textContent(), /= 9$/);
+});
+
+test('the local key exports as nsec and imports back; a bad key is refused', { timeout: 60_000 }, async () => {
+  const { nip19 } = await import('nostr-agents');
+  await page.getByRole('button', { name: 'Export key' }).click();
+  const nsec = await page.getByLabel('Your secret key (keep it private)').inputValue();
+  const stored = await page.evaluate((k) => localStorage.getItem(k), SK_KEY);
+  assert.equal(Buffer.from(nip19.decode(nsec).data).toString('hex'), stored);
+
+  await page.getByLabel('Import a key (nsec or hex)').fill('nsec1notakey');
+  await page.getByRole('button', { name: 'Import' }).click();
+  assert.match(await page.locator('#import-error').textContent(), /Not a valid key/);
+  assert.equal(await page.evaluate((k) => localStorage.getItem(k), SK_KEY), stored, 'unchanged');
+
+  const sk = generateSecretKey();
+  await page.getByLabel('Import a key (nsec or hex)').fill(nip19.nsecEncode(sk));
+  await page.getByRole('button', { name: 'Import' }).click();
+  await ready(page);
+  assert.equal(await page.locator('#identity-line code').getAttribute('title'), nip19.npubEncode(getPublicKey(sk)));
+  assert.equal(await page.evaluate((k) => localStorage.getItem(k), SK_KEY), Buffer.from(sk).toString('hex'));
+  assert.equal(await page.getByLabel('Import a key (nsec or hex)').inputValue(), '', 'the field is cleared');
+  const turn = await chat(page, 'calculate 5*5');
+  assert.match(await turn.locator('.body').textContent(), /= 25$/);
+  sk.fill(0);
+});
