@@ -24,3 +24,4 @@ export * as nipxx from './nipxx.js';
 export { AgentError, discover, prompt, Run, serveAgent } from './agents/index.js';
 export * as agx from './agx/index.js';
 export * from './relay/index.js';
+export * from './nip46.js';
