@@ -37,7 +37,8 @@ function errorText(err) {
  *   remoteSigner  the key the bunker talks with (default: signer; NIP-46 allows either)
  *   relays        where it listens; pool: a RelayPool (default: its own)
  *   secret        a connection secret for bunker:// clients, single use (NIP-46: the bunker
- *                 ignores later connects with an old secret); without one any client may connect
+ *                 ignores later connects with an old secret): after it, only clients that
+ *                 connected may reconnect; without one any client may connect (authorize decides)
  *   authorize(request, ctx)  called for every request (connect included): true approves, false or
  *                 a string (the message) denies; it may take its time (delay), and may first call
  *                 ctx.sendAuthUrl(url) to tell the client the user is being asked (NIP-46 auth_url)
@@ -62,7 +63,8 @@ export async function startBunker(options = {}) {
   const ownPool = !options.pool;
   const remotePubkey = await remoteSigner.getPublicKey();
   const userPubkey = await signer.getPublicKey();
-  let secret = options.secret ?? null;
+  const requireSecret = options.secret !== undefined;
+  let secret = options.secret ?? null; // null once used
   const clients = new Map(); // client pubkey -> { relays: its nostrconnect:// relays, or null }
   const listening = new Set();
   const subs = [];
@@ -179,12 +181,12 @@ export async function startBunker(options = {}) {
       if (method === 'connect') {
         if (params[0] !== undefined && params[0] !== remotePubkey) throw new NostrError('INVALID_ARGUMENT', 'connect names another remote-signer pubkey');
         const known = clients.has(client);
-        if (!known && secret !== null && params[1] !== secret) throw new NostrError('SIGNER_REFUSED', 'invalid or already used secret');
+        if (!known && requireSecret && (secret === null || params[1] !== secret)) throw new NostrError('SIGNER_REFUSED', 'invalid or already used secret');
         // The secret is not shown to authorize: it has done its job.
         const denied = await decide({ method, params: [remotePubkey], clientPubkey: client, perms: params[2] ?? '' }, ctx);
         if (denied) throw new NostrError('SIGNER_REFUSED', denied);
         if (!known) {
-          if (secret !== null) secret = null; // single use
+          secret = null; // single use
           clients.set(client, { relays: null });
         }
         body = { result: 'ack' };

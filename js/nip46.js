@@ -271,6 +271,7 @@ export class Nip46Signer {
           },
           oneose: () => finish(),
           onclose: (reasons) => {
+            if (this.#closed) return finish(closedError('connect'));
             finish(unavailable(`the relays closed the subscription (${reasons.map((r) => r.message).join('; ')})`, 'unreachable', 'connect'));
           },
         });
