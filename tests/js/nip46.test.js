@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { nostr } from './helpers.js';
 import { startDevRelay } from '../support/relays.js';
 
-const { Nip46Signer, startBunker, LocalSigner, RelayPool, NostrError, nip59, verifyEvent } = nostr;
+const { Nip46Signer, startBunker, LocalSigner, RelayPool, NostrError, nip59, verifyEvent, serveAgent, prompt } = nostr;
 const { parseBunkerURI, toBunkerURL, parseNostrConnectURI, createNostrConnectURI } = nostr;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const nowS = () => Math.floor(Date.now() / 1000);
@@ -136,6 +136,9 @@ describe('nip46 signer and bunker over a dev relay', () => {
     bunkerKey.dispose();
     peer.dispose();
     for (const k of remoteKeys) k.dispose();
+    // Everything is settled and closed: no timer or socket keeps the process alive.
+    await sleep(20);
+    assert.deepEqual(process.getActiveResourcesInfo().filter((r) => /Timeout|TCP/.test(r)), []);
   });
 
   it('bunker:// with a secret: connect, get_public_key, sign, nip44 both ways, ping', async () => {
@@ -411,6 +414,38 @@ describe('nip46 signer and bunker over a dev relay', () => {
       assert.equal(got.content, 'reply');
     } finally {
       await signer.close();
+    }
+  });
+
+  it('NIP-XX: a prompt and an agent, each with its key in a bunker', async () => {
+    const agentUser = LocalSigner.generate();
+    const agentKey = LocalSigner.generate();
+    remoteKeys.push(agentUser, agentKey);
+    const agentBunker = await startBunker({ signer: agentUser, remoteSigner: agentKey, relays: [relay.url], pool: newPool() });
+    bunkers.push(agentBunker);
+    const clientBunker = await bunkerWith();
+    const agentSigner = await Nip46Signer.connect(agentBunker.bunkerUri, { pool: newPool() });
+    const clientSigner = await Nip46Signer.connect(clientBunker.bunkerUri, { pool: newPool() });
+    const agentPool = new RelayPool({ relays: [relay.url] });
+    const clientPool = new RelayPool({ relays: [relay.url] });
+    pools.push(agentPool, clientPool);
+    const agent = await serveAgent({
+      signer: agentSigner,
+      pool: agentPool,
+      info: { supported_models: ['echo'], default_model: 'echo', tool_names: [] },
+      async *handler({ message }) {
+        for (const word of message.split(' ')) yield `${word.toUpperCase()} `;
+      },
+    });
+    try {
+      assert.equal(agent.pubkey, agentUser.publicKey);
+      const run = prompt({ pool: clientPool, signer: clientSigner, agent: agent.pubkey, message: 'remote keys both ends' });
+      const { text } = await run.result;
+      assert.equal(text.trim(), 'REMOTE KEYS BOTH ENDS');
+    } finally {
+      await agent.stop();
+      await agentSigner.close();
+      await clientSigner.close();
     }
   });
 
