@@ -7,6 +7,7 @@ import { nostr } from './helpers.js';
 import { startDevRelay } from '../support/relays.js';
 
 const { Nip46Signer, startBunker, LocalSigner, RelayPool, NostrError, toBunkerURL, NOSTR_CONNECT_KIND } = nostr;
+const { generateSecretKey, getPublicKey, bytesToHex } = nostr;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const nowS = () => Math.floor(Date.now() / 1000);
 const note = () => ({ kind: 1, tags: [], content: 'x', created_at: nowS() });
@@ -163,6 +164,27 @@ describe('nip46 with misbehaving peers', () => {
       await signer.ping();
     } finally {
       await signer.close();
+    }
+  });
+
+  it('the client key given by the app is used, and never appears in an error', async () => {
+    const sk = generateSecretKey();
+    const skHex = bytesToHex(sk);
+    const errors = [];
+    const b = await scriptedBunker((req) => (req.method === 'ping' ? [{ id: req.id, error: 'no' }] : []));
+    const signer = await Nip46Signer.connect(b.uri, { pool: newPool(), clientSecretKey: sk, requestTimeout: 300, switchRelays: false });
+    assert.equal(signer.clientPubkey, getPublicKey(sk));
+    sk.fill(0); // the signer keeps its own copy (in wasm memory)
+    await signer.ping().catch((e) => errors.push(e));
+    await signer.nip44Encrypt(b.user.publicKey, 'x').catch((e) => errors.push(e)); // no answer: timeout
+    const pending = signer.signEvent(note()).catch((e) => errors.push(e));
+    await signer.close();
+    await pending;
+    await signer.ping().catch((e) => errors.push(e));
+    assert.deepEqual(errors.map((e) => e.code), ['SIGNER_REFUSED', 'SIGNER_UNAVAILABLE', 'SIGNER_DISPOSED', 'SIGNER_DISPOSED']);
+    for (const e of errors) {
+      const text = `${e.message} ${e.stack} ${JSON.stringify(e)} ${e.cause ?? ''}`;
+      assert.ok(!text.includes(skHex), 'an error shows the client secret key');
     }
   });
 

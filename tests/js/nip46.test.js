@@ -262,7 +262,7 @@ describe('nip46 signer and bunker over a dev relay', () => {
         assert.equal(err.method, 'sign_event');
       });
       assert.equal(signer.pendingCount, 0);
-      await signer.ping(); // the signer itself is fine
+      await signer.ping({ timeout: 30_000 }); // the signer itself is fine
     } finally {
       await signer.close();
     }
@@ -317,6 +317,29 @@ describe('nip46 signer and bunker over a dev relay', () => {
     } finally {
       await signer.close();
     }
+  });
+
+  it('approving the connect itself (auth_url) is not counted against connectTimeout', async () => {
+    const approve = gate();
+    let asked = 0;
+    const bunker = await bunkerWith({
+      authorize: async (req, ctx) => {
+        if (req.method !== 'connect') return true;
+        asked++;
+        await ctx.sendAuthUrl('https://bunker.example/login');
+        return approve.wait();
+      },
+    });
+    const timers = manualTimers();
+    const urls = [];
+    const connecting = Nip46Signer.connect(bunker.bunkerUri, { pool: newPool(), connectTimeout: 1000, timers, onauth: (u) => urls.push(u) });
+    await until(() => asked === 1 && urls.length === 1);
+    timers.advance(120_000);
+    assert.equal(await state(connecting), 'pending');
+    approve.open(true);
+    const signer = await connecting;
+    assert.equal(await signer.getPublicKey(), user.publicKey);
+    await signer.close();
   });
 
   it('close() rejects every pending request with SIGNER_DISPOSED; later calls too', async () => {
