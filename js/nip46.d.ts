@@ -97,7 +97,7 @@ export interface NostrConnectSession {
   clientPubkey: string;
   /** Resolves once a remote signer answered with the secret. */
   signer: Promise<Nip46Signer>;
-  /** Stops waiting: `signer` rejects SIGNER_DISPOSED. */
+  /** Stops waiting (`signer` rejects SIGNER_DISPOSED; no unhandled rejection); does nothing once connected. */
   cancel(): Promise<void>;
 }
 

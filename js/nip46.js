@@ -195,6 +195,7 @@ export class Nip46Signer {
       signer.close();
       throw err;
     }
+    let connected = false;
     const ready = (async () => {
       try {
         const deadline = signer.#deadline(connectTimeout);
@@ -204,6 +205,7 @@ export class Nip46Signer {
         await signer.#listen(relays, deadline.left(), options.signal);
         await answered;
         await signer.#afterConnect(options);
+        connected = true;
         return signer;
       } catch (err) {
         await signer.close();
@@ -214,7 +216,13 @@ export class Nip46Signer {
       uri,
       clientPubkey: signer.#clientPubkey,
       signer: ready,
-      cancel: () => signer.close(),
+      // Stops waiting; once connected the signer is the app's to close. Whoever cancels no longer
+      // awaits `signer`, so its rejection is not left unhandled.
+      cancel: () => {
+        if (connected) return Promise.resolve();
+        ready.catch(() => {});
+        return signer.close();
+      },
     };
   }
 

@@ -206,6 +206,9 @@ describe('nip46 signer and bunker over a dev relay', () => {
       assert.equal(seen[0].name, 'test app');
       assert.equal(seen[0].perms, 'sign_event:1');
       assert.ok(seen.some((r) => r.method === 'sign_event' && r.template.content === 'via nostrconnect'));
+      await session.cancel(); // too late to cancel: the signer stays open
+      assert.equal(signer.closed, false);
+      await signer.ping();
     } finally {
       await signer.close();
     }
