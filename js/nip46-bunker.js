@@ -156,8 +156,12 @@ export async function startBunker(options = {}) {
     }
   }
 
+  // The same request can arrive through two of our subscriptions (bunker and client relays).
+  const handled = new Set();
   async function onRequest(event) {
-    if (stopped || event.created_at < nowSeconds() - MAX_AGE) return;
+    if (stopped || event.created_at < nowSeconds() - MAX_AGE || handled.has(event.id)) return;
+    handled.add(event.id);
+    if (handled.size > 4096) handled.delete(handled.values().next().value);
     const client = event.pubkey;
     let text;
     try {

@@ -214,6 +214,27 @@ describe('nip46 signer and bunker over a dev relay', () => {
     }
   });
 
+  it('nostrconnect:// on more relays than the bunker: each request is handled once', async () => {
+    let pings = 0;
+    const bunker = await bunkerWith({
+      authorize: (req) => {
+        if (req.method === 'ping') pings++;
+        return true;
+      },
+    });
+    const session = Nip46Signer.nostrConnect({ pool: newPool(), relays: [relay.url, relayB.url] });
+    await bunker.connectTo(session.uri);
+    const signer = await session.signer;
+    try {
+      assert.deepEqual(signer.relays, [relay.url, relayB.url]);
+      await signer.ping();
+      await signer.ping();
+      assert.equal(pings, 2, 'a request seen through two subscriptions is answered once');
+    } finally {
+      await signer.close();
+    }
+  });
+
   it('a bunker that denies answers SIGNER_REFUSED, with its message, and stays usable', async () => {
     const bunker = await bunkerWith({
       authorize: (req) => (req.method === 'sign_event' && req.template.kind === 4 ? 'no DMs today' : req.method !== 'nip44_encrypt'),
