@@ -4,3 +4,4 @@ export * as nipxx from './nipxx.js';
 export * from './agents/index.js';
 export * as agx from './agx/index.js';
 export * from './relay/index.js';
+export * from './nip46.js';

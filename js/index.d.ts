@@ -64,3 +64,4 @@ export * as nipxx from './nipxx.js';
 export * from './agents.js';
 export * as agx from './agx.js';
 export * from './relay.js';
+export * from './nip46.js';
