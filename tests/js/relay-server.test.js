@@ -617,7 +617,7 @@ describe('dev relay', () => {
     let err = '';
     child.stderr.on('data', (d) => (err += d));
     const code = await new Promise((resolve) => child.once('exit', resolve));
-    assert.equal(code, 1);
+    assert.equal(code, 2); // 2: usage (see README, exit codes)
     assert.match(err, /unknown command "nope"[\s\S]*relay/);
   });
 });

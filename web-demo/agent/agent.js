@@ -1,7 +1,7 @@
 // The demo agent: a NIP-XX agent (serveAgent) with three tools and a model (the offline demo
 // model, or an OpenAI-compatible provider from the environment), plus an AGX side serving
 // math.eval and demo.echo under the same key, advertised by an Agent Card.
-import { LocalSigner, RelayPool, agx, init, nip19, serveAgent } from '../../js/index.node.js';
+import { LocalSigner, RelayPool, agx, init, nip19, serveAgent } from 'nostr-agents';
 import { cardContent, CARD_KIND } from '../agx-card.js';
 import { createDemoModel, createOpenAiModel } from './model.js';
 import { createTools, evaluate, formatNumber, toolSchemas, ToolError } from './tools.js';

@@ -3,7 +3,7 @@
 // - createDemoModel: deterministic and offline. It streams its answer token by token and calls a
 //   tool when the message asks for one; a few commands exist for trying the page's features.
 // - createOpenAiModel: any OpenAI-compatible /chat/completions endpoint (streamed, with tools).
-import { AgentError } from '../../js/index.node.js';
+import { AgentError } from 'nostr-agents';
 import { ToolError } from './tools.js';
 
 /** Resolves after `ms`, or at once when `signal` aborts. */
