@@ -2,7 +2,7 @@
 // Plain DOM; agent text reaches the page only through renderMarkdown (text nodes) or textContent.
 // Runs are kept by the package's IndexedDbRunStore and restored with resumeRun; private chats are
 // prompt({ privacy: 'nip59' }); Agent Cards come from agx.fetchAgentCard.
-import { init, RelayPool, IndexedDbRunStore, prompt, resumeRun, listRuns, listSessions, nip19, nipxx, agx } from '../js/index.browser.js';
+import { init, RelayPool, IndexedDbRunStore, prompt, resumeRun, listRuns, listSessions, nip19, nipxx, agx } from '../dist/index.browser.js';
 import { renderMarkdown } from './markdown.js';
 import { exportLocalKey, hasExtension, importLocalKey, savedMode, useExtension, useLocalKey } from './identity.js';
 

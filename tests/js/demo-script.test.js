@@ -84,7 +84,7 @@ test('npm run demo: relay, agent and page start, answer, and stop cleanly on Ctr
     const wasm = await fetch(`${page.origin}/dist/core.wasm`);
     assert.equal(wasm.headers.get('content-type'), 'application/wasm');
     assert.deepEqual([...new Uint8Array(await wasm.arrayBuffer()).subarray(0, 4)], [0, 0x61, 0x73, 0x6d]);
-    const entry = await fetch(`${page.origin}/js/index.browser.js`);
+    const entry = await fetch(`${page.origin}/dist/index.browser.js`);
     assert.match(entry.headers.get('content-type'), /^text\/javascript/);
     for (const p of ['/package.json', '/web-demo/../package.json', '/node_modules/ws/package.json', '/%2e%2e/package.json'])
       assert.equal((await fetch(`${page.origin}${p}`)).status, 404, `${p} is not served`);
