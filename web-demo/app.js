@@ -348,7 +348,7 @@ async function openSession(s) {
   $('transcript').replaceChildren();
   const ends = localEnds();
   const views = runs.map((stored) => {
-    const record = newRecord({ message: stored.message });
+    const record = newRecord({ message: stored.message, privacy: stored.privacy });
     const view = renderTurn(record);
     paint(view, record);
     return { stored, record, view };
@@ -414,7 +414,7 @@ function renderTurn(record) {
   v.progress = el('progress', { max: 1, 'aria-label': 'Progress' });
   v.status = el('div', { className: 'run-status' }, v.statusText, v.progress);
   v.error = el('div', { className: 'error-box', role: 'alert', hidden: true });
-  v.agent = el('div', { className: 'msg agent' }, el('span', { className: 'who' }, 'Agent'), v.tools, v.thinking, v.body, v.degraded, v.status, v.error);
+  v.agent = el('div', { className: 'msg agent' }, el('span', { className: 'who' }, record.privacy === 'nip59' ? 'Agent · private (NIP-59)' : 'Agent'), v.tools, v.thinking, v.body, v.degraded, v.status, v.error);
   v.li = el('li', { className: 'turn' }, el('div', { className: 'msg user' }, el('span', { className: 'who' }, 'You'), record.message), v.agent);
   $('transcript').append(v.li);
   return v;
@@ -491,8 +491,8 @@ function schedulePaint(v, r) {
 }
 
 /** The page's view of one run, made from the Run's updates (live or replayed). */
-function newRecord({ message }) {
-  return { message, status: 'running', phase: 'sending', text: '', degraded: false, toolCalls: [] };
+function newRecord({ message, privacy = 'default' }) {
+  return { message, privacy, status: 'running', phase: 'sending', text: '', degraded: false, toolCalls: [] };
 }
 
 const LOCAL_ENDS = ['RUN_INCOMPLETE', 'POOL_CLOSED', 'RELAY_CLOSED'];
@@ -534,7 +534,8 @@ async function send(message) {
   state.session ??= newSessionId();
   const thinking = $('thinking').value || undefined;
   const model = $('model').value || undefined;
-  const record = newRecord({ message });
+  const privacy = $('privacy').checked ? 'nip59' : 'default';
+  const record = newRecord({ message, privacy });
   const view = renderTurn(record);
   paint(view, record);
   $('transcript').scrollTop = $('transcript').scrollHeight;
@@ -549,7 +550,7 @@ async function send(message) {
       thinking,
       session: state.session,
       cancelTimeout: 5000,
-      privacy: $('privacy').checked ? 'nip59' : 'default',
+      privacy,
       ...(state.store && { store: state.store }),
     });
   } catch (err) {

@@ -245,19 +245,22 @@ test('privacy first: a NIP-59 chat works and the relay sees only gift wraps', { 
     assert.match(await turn.locator('.body').textContent(), /= 42$/);
     assert.equal(await turn.locator('.run-status').getAttribute('data-state'), 'done');
     assert.equal(await turn.locator('.tool-card[data-tool="calculator"]').count(), 1, 'the tool card shows (without arguments: private telemetry)');
+    assert.equal(await turn.locator('.msg.agent .who').textContent(), 'Agent · private (NIP-59)');
     await until(() => seen.wrapsToAgent > before.wrapsToAgent, 'the prompt went out gift-wrapped');
     await until(() => seen.wrapsToMe - before.wrapsToMe >= 2, 'the replies came back gift-wrapped');
     assert.equal(seen.plain, 0, 'no NIP-XX event in the clear');
     await box.uncheck();
     const plain = await chat(page, 'calculate 1 + 2');
     assert.match(await plain.locator('.body').textContent(), /= 3$/);
+    assert.equal(await plain.locator('.msg.agent .who').textContent(), 'Agent');
     await until(() => seen.plain >= 2, 'with the switch off the run is NIP-44 events again');
     // The private run is restored after a reload like the others.
     await page.reload();
     await ready(page);
     await page.waitForSelector('body[data-restored]');
-    const bodies = await page.locator('#transcript .body').allTextContents();
-    assert.ok(bodies.some((t) => /6 \* 7 = 42$/.test(t)), JSON.stringify(bodies));
+    const restored = page.locator('#transcript > li').filter({ hasText: 'calculate 6 * 7' }).last();
+    assert.match(await restored.locator('.body').textContent(), /= 42$/);
+    assert.equal(await restored.locator('.msg.agent .who').textContent(), 'Agent · private (NIP-59)');
   } finally {
     for (const s of subs) s.close();
     await watcher.close();

@@ -83,6 +83,7 @@ test('a first visit asks for relays (defaults filled in) and connects nowhere be
   assert.deepEqual((await field.inputValue()).split('\n'), DEFAULTS);
   assert.equal(await page.locator('#relay-list li').count(), 0);
   assert.deepEqual(sockets, [], 'no relay contacted before the user confirms');
+  await page.screenshot({ path: path.join(SHOTS, 'hosted-relays.png'), fullPage: true });
   // Edited: a typo is refused, then the dev relay instead of the defaults.
   await field.fill(`${relay.url}\nnot-a-relay`);
   await page.getByRole('button', { name: 'Connect' }).click();
