@@ -209,6 +209,7 @@ function openPool() {
   }
   renderRelays();
   if (!state.identity || state.relays.length === 0) {
+    if (state.relays.length === 0) $('agent-select').replaceChildren(el('option', { value: '' }, 'no relays to search yet'));
     setReady();
     return;
   }
@@ -225,6 +226,7 @@ function openPool() {
 function watchAgents() {
   state.agents.clear();
   state.agent = null;
+  $('agent-select').replaceChildren(el('option', { value: '' }, 'searching…'));
   state.agentSub = state.pool.subscribe([{ kinds: [nipxx.KINDS.info] }], {
     onevent: (event) => {
       if (!event.tags.some((t) => t[0] === 'd' && t[1])) return;
