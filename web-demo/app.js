@@ -378,7 +378,10 @@ async function replay(stored, record, view, localEnd) {
   }
   if (run) {
     if (stored.state !== 'done') record.statusInfo = '(reloaded: waiting for the agent)';
-    for await (const u of run) applyUpdate(record, u);
+    for await (const u of run) {
+      applyUpdate(record, u);
+      schedulePaint(view, record);
+    }
     if (record.status === 'error' && LOCAL_ENDS.includes(record.error.code)) {
       if (localEnd) {
         record.status = localEnd.status;
@@ -392,7 +395,8 @@ async function replay(stored, record, view, localEnd) {
     Object.assign(record, code === 'CANCELLED' ? { status: 'cancelled' } : { status: 'error', error: { code, message } });
   } else Object.assign(record, localEnd ?? { status: 'interrupted' });
   delete record.statusInfo;
-  paint(view, record);
+  if (record.error && stored.state === 'done') delete record.error.retryAfter; // history: no countdown
+  paintNow(view, record);
 }
 
 $('new-session').addEventListener('click', () => {
@@ -483,13 +487,20 @@ function startCountdown(v, r) {
   tick();
 }
 
-let paintQueued = null;
+// At most one paint per frame and view (a live run and resumed ones can stream at once).
 function schedulePaint(v, r) {
-  if (paintQueued) return;
-  paintQueued = requestAnimationFrame(() => {
-    paintQueued = null;
+  if (v.queued) return;
+  v.queued = requestAnimationFrame(() => {
+    v.queued = null;
     paint(v, r);
   });
+}
+
+/** Paints now, dropping a paint still queued for the next frame. */
+function paintNow(v, r) {
+  if (v.queued) cancelAnimationFrame(v.queued);
+  v.queued = null;
+  paint(v, r);
 }
 
 /** The page's view of one run, made from the Run's updates (live or replayed). */
@@ -578,9 +589,7 @@ async function send(message) {
     schedulePaint(view, record);
   }
   clearTimeout(silence);
-  if (paintQueued) cancelAnimationFrame(paintQueued);
-  paintQueued = null;
-  paint(view, record);
+  paintNow(view, record);
   // The store keeps the agent's terminal; an ending of our own is noted for the next reload.
   const fromAgent = await run.result.then(() => true, (err) => typeof err?.eventId === 'string');
   if (run.id && !fromAgent) noteLocalEnd(run.id, record);

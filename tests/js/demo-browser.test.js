@@ -412,3 +412,46 @@ test('the local key exports as nsec and imports back; a bad key is refused', { t
   assert.match(await turn.locator('.body').textContent(), /= 25$/);
   sk.fill(0);
 });
+
+test('a reload in the middle of a run resumes it from the store and follows it to its end', { timeout: 60_000 }, async () => {
+  const known = problems.length; // the relays test left Chromium's refused-WebSocket errors
+  const { serveAgent } = await import('nostr-agents');
+  let release;
+  const gate = new Promise((resolve) => (release = resolve));
+  const gated = await serveAgent({
+    signer: LocalSigner.generate(),
+    relays: [relay.url],
+    info: { name: 'gated agent', supported_models: ['gate-1'], default_model: 'gate-1', tool_names: [] },
+    async *handler() {
+      yield 'before the reload, ';
+      await gate; // the test opens it once the page is back
+      yield 'after the reload.';
+    },
+  });
+  try {
+    await page.locator(`#agent-select option[value="${gated.pubkey}"]`).waitFor({ state: 'attached' });
+    await page.getByLabel('Agent found on the relays').selectOption(gated.pubkey);
+    await page.getByRole('button', { name: 'New chat' }).click();
+    await chat(page, 'wait for me', { wait: false });
+    await page.waitForFunction(() => /before the reload/.test(document.querySelector('#transcript > li:last-child .body')?.textContent ?? ''));
+    await page.reload();
+    await ready(page);
+    await page.waitForSelector('body[data-restored="1"]');
+    const turn = lastTurn(page);
+    assert.equal(await turn.locator('.msg.user').textContent(), 'Youwait for me');
+    // What the store kept is replayed (once resumeRun has subscribed again), before the agent goes on.
+    await page
+      .waitForFunction(() => /^before the reload,\s*$/.test(document.querySelector('#transcript > li:last-child .body')?.textContent), null, { timeout: 10_000 })
+      .catch(async (err) => {
+        throw new Error(`${err.message}: ${await turn.innerText()}`);
+      });
+    assert.equal(await turn.locator('.msg.agent').getAttribute('aria-busy'), 'true', 'still running: resumed live');
+    release();
+    await page.waitForFunction(() => document.querySelector('#transcript > li:last-child .run-status')?.dataset.state === 'done', null, { timeout: 30_000 });
+    assert.equal(await turn.locator('.body').textContent(), 'before the reload, after the reload.');
+  } finally {
+    release();
+    await gated.stop();
+  }
+  assert.deepEqual(problems.slice(known), []);
+});
