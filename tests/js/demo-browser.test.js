@@ -312,6 +312,13 @@ test('NIP-07: an injected window.nostr signs and decrypts; the page never holds 
     const turn = await chat(ext, 'calculate 20 + 22');
     assert.match(await turn.locator('.body').textContent(), /= 42$/);
     assert.ok(calls.getPublicKey >= 1 && calls.signEvent >= 1 && calls.encrypt >= 1 && calls.decrypt >= 3, JSON.stringify(calls));
+    // An AGX task from the extension's key too: the seal is signed and the payload encrypted by it.
+    const before = { ...calls };
+    await ext.getByLabel('Payload (JSON)').fill('{"expression": "2 ^ 10"}');
+    await ext.getByRole('button', { name: 'Send task' }).click();
+    await ext.locator('#task-log li[data-kind="result"]').waitFor({ timeout: 60_000 });
+    assert.match(await ext.locator('#task-log li[data-kind="result"]').textContent(), /"result": "1024"/);
+    assert.ok(calls.signEvent > before.signEvent && calls.encrypt > before.encrypt && calls.decrypt > before.decrypt, JSON.stringify(calls));
     assert.equal(await ext.evaluate((k) => localStorage.getItem(k), SK_KEY), null, 'no local key was made');
     // A reload logs in through the extension again, still without a local key.
     await ext.reload();
