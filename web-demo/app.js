@@ -1,11 +1,10 @@
 // The demo page: identity, relays, agent picker, the conversation, sessions and the AGX panel.
 // Plain DOM; agent text reaches the page only through renderMarkdown (text nodes) or textContent.
-import { init, RelayPool, LocalSigner, prompt, nip19, nipxx, agx } from '../js/index.browser.js';
+// Runs are kept by the package's IndexedDbRunStore and restored with resumeRun; private chats are
+// prompt({ privacy: 'nip59' }); Agent Cards come from agx.fetchAgentCard.
+import { init, RelayPool, IndexedDbRunStore, prompt, resumeRun, listRuns, listSessions, nip19, nipxx, agx } from '../dist/index.browser.js';
 import { renderMarkdown } from './markdown.js';
-import { createRunStore, listRuns, listSessions, newSessionId } from './sessions.js';
-import { privacyAvailability, promptPrivacyOptions } from './privacy.js';
 import { exportLocalKey, hasExtension, importLocalKey, savedMode, useExtension, useLocalKey } from './identity.js';
-import { CARD_KIND, parseCard } from './agx-card.js';
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, props = {}, ...children) => {
@@ -21,6 +20,17 @@ const el = (tag, props = {}, ...children) => {
 const shortKey = (npub) => `${npub.slice(0, 12)}…${npub.slice(-6)}`;
 const pretty = (v) => (v === undefined ? '' : JSON.stringify(v, null, 2));
 const RELAYS_KEY = 'nostr-agents-demo:relays';
+const ENDS_KEY = 'nostr-agents-demo:local-ends'; // runs that ended on the page only (see noteLocalEnd)
+// Offered when neither ?relay= nor a saved list says where to go (a hosted page's first visit).
+const DEFAULT_RELAYS = ['wss://relay.damus.io', 'wss://nos.lol', 'wss://relay.primal.net'];
+const RELAY_URL = /^wss?:\/\/[^\s]+$/;
+const RESUME_IDLE_MS = 10_000; // a reloaded run still open: how long to wait for its agent
+
+/** A new session id (the prompt's `s` tag). */
+function newSessionId() {
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  return `demo-${[...bytes].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
 
 const state = {
   identity: null, // { mode, signer, pubkey }
@@ -30,10 +40,10 @@ const state = {
   agentSub: null,
   agent: null, // the selected agent
   wantedAgent: null, // hex: from ?agent=, then the user's pick
-  session: null,
+  session: null, // the `s` tag of the open session
   current: null, // { run, record, view } while a run is in flight
-  store: createRunStore(),
-  agx: null, // { agent, signer, ephemeral }
+  store: null, // IndexedDbRunStore (null where IndexedDB is unavailable: runs are then not kept)
+  agx: null, // the AgxClient of the panel, on the page's signer
 };
 
 // --- Ready line and the "ready to chat" flag (tests and people wait for it).
@@ -43,6 +53,7 @@ function setReady() {
   if (ready && performance.getEntriesByName('demo-ready').length === 0) performance.mark('demo-ready'); // for bench.mjs
   $('send').disabled = !ready || state.current !== null;
   if (!state.identity) $('ready-line').textContent = 'Choose how to sign in (Identity).';
+  else if (state.relays.length === 0) $('ready-line').textContent = 'Choose the relays to connect to (Relays).';
   else if (!state.agent) $('ready-line').textContent = 'Looking for agents on the relays…';
   else $('ready-line').textContent = `Ready to chat with ${state.agent.info.name ?? shortKey(state.agent.npub)}.`;
 }
@@ -78,6 +89,7 @@ async function setIdentity(identity) {
   await closeAgx();
   showIdentity();
   openPool();
+  if (!state.current) await openLatestSession();
 }
 
 $('login-ext').addEventListener('click', async () => {
@@ -114,7 +126,7 @@ function renderRelays() {
       const remove = el('button', { type: 'button', 'aria-label': `Remove ${url}` }, 'Remove');
       remove.addEventListener('click', () => {
         state.relays = state.relays.filter((r) => r !== url);
-        localStorage.setItem(RELAYS_KEY, JSON.stringify(state.relays));
+        saveRelays();
         openPool();
       });
       return el(
@@ -146,17 +158,43 @@ function setRelayDot(relay, st) {
   }
 }
 
+const saveRelays = () => localStorage.setItem(RELAYS_KEY, JSON.stringify(state.relays));
+
 $('relay-form').addEventListener('submit', (ev) => {
   ev.preventDefault();
   const url = $('relay-field').value.trim();
-  if (!/^wss?:\/\/[^\s]+$/.test(url)) {
+  if (!RELAY_URL.test(url)) {
     $('relay-error').textContent = 'A relay URL starts with ws:// or wss://.';
     return;
   }
   $('relay-error').textContent = '';
   $('relay-field').value = '';
   if (!state.relays.includes(url)) state.relays.push(url);
-  localStorage.setItem(RELAYS_KEY, JSON.stringify(state.relays));
+  saveRelays();
+  hideRelayChoice();
+  openPool();
+});
+
+// The first-visit question: which relays (the defaults, editable, one per line).
+function askForRelays() {
+  $('relay-choice').hidden = false;
+  $('relay-choice-field').value = DEFAULT_RELAYS.join('\n');
+}
+function hideRelayChoice() {
+  $('relay-choice').hidden = true;
+}
+$('relay-choice').addEventListener('submit', (ev) => {
+  ev.preventDefault();
+  const urls = [...new Set($('relay-choice-field').value.split(/[\s,]+/).filter(Boolean))];
+  const bad = urls.filter((u) => !RELAY_URL.test(u));
+  if (urls.length === 0 || bad.length) {
+    $('relay-choice-error').textContent = urls.length === 0 ? 'Give at least one relay.' : `Not a relay URL (ws:// or wss://): ${bad[0]}`;
+    return;
+  }
+  $('relay-choice-error').textContent = '';
+  state.relays = urls;
+  saveRelays();
+  hideRelayChoice();
   openPool();
 });
 
@@ -171,6 +209,7 @@ function openPool() {
   }
   renderRelays();
   if (!state.identity || state.relays.length === 0) {
+    if (state.relays.length === 0) $('agent-select').replaceChildren(el('option', { value: '' }, 'no relays to search yet'));
     setReady();
     return;
   }
@@ -187,6 +226,7 @@ function openPool() {
 function watchAgents() {
   state.agents.clear();
   state.agent = null;
+  $('agent-select').replaceChildren(el('option', { value: '' }, 'searching…'));
   state.agentSub = state.pool.subscribe([{ kinds: [nipxx.KINDS.info] }], {
     onevent: (event) => {
       if (!event.tags.some((t) => t[0] === 'd' && t[1])) return;
@@ -254,43 +294,109 @@ function selectAgent(agent) {
   $('model').replaceChildren(
     ...(models.length ? models : ['']).map((m) => el('option', { value: m, selected: m === info.default_model }, m || 'agent default')),
   );
-  const p = privacyAvailability(info);
-  $('privacy-box').hidden = !p.shown;
-  $('privacy').disabled = !p.usable;
-  if (!p.usable) $('privacy').checked = false;
-  $('privacy-why').textContent = p.usable ? '' : p.why;
+  // Privacy first (NIP-59): offered when the agent says it answers gift-wrapped prompts.
+  $('privacy-box').hidden = info.supports_nip59 !== true;
+  if (info.supports_nip59 !== true) $('privacy').checked = false;
   if (!$('card-npub').value) $('card-npub').value = agent.npub;
   setReady();
 }
 
-// --- Sessions sidebar.
+// --- Sessions sidebar: the package's run store (IndexedDB), this identity's sessions only.
+const mySessions = async () => {
+  if (!state.store || !state.identity) return [];
+  const all = await listSessions(state.store).catch(() => []);
+  return all.filter((s) => s.client === state.identity.pubkey);
+};
+
 async function renderSessions() {
-  const sessions = await listSessions(state.store);
+  const sessions = await mySessions();
   $('session-list').replaceChildren(
     ...sessions.map((s) => {
-      const b = el('button', { type: 'button', 'aria-current': String(s.session === state.session) }, s.title || 'untitled', el('small', {}, `${s.runs} message${s.runs > 1 ? 's' : ''} · ${new Date(s.updatedAt).toLocaleString()}`));
-      b.addEventListener('click', () => openSession(s.session));
+      const label = `${s.runs} message${s.runs > 1 ? 's' : ''} · ${new Date(s.updatedAt * 1000).toLocaleString()}`;
+      const b = el('button', { type: 'button', 'aria-current': String(s.id === state.session) }, s.title.slice(0, 60) || 'untitled', el('small', {}, label));
+      b.addEventListener('click', () => openSession(s));
       return el('li', {}, b);
     }),
   );
 }
 
-async function openSession(session) {
-  if (state.current) return;
-  state.session = session;
-  const runs = await listRuns(state.store, session);
-  $('transcript').replaceChildren();
-  for (const r of runs) {
-    if (r.status === 'running') r.status = 'interrupted';
-    const view = renderTurn(r);
-    paint(view, r);
+// Runs that ended on this page without the agent's terminal (a cancel it never confirmed, a
+// prompt no relay took): the store keeps them open, so a reload says how they ended.
+function localEnds() {
+  try {
+    const v = JSON.parse(localStorage.getItem(ENDS_KEY) ?? '{}');
+    return v && typeof v === 'object' && !Array.isArray(v) ? v : {};
+  } catch {
+    return {};
   }
-  if (runs[0] && state.agents.has(runs[0].agent) && state.agent?.pubkey !== runs[0].agent) {
-    state.wantedAgent = runs[0].agent;
-    $('agent-select').value = runs[0].agent;
-    selectAgent(state.agents.get(runs[0].agent));
+}
+function noteLocalEnd(id, record) {
+  const ends = localEnds();
+  ends[id] = { status: record.status, ...(record.error && { error: { code: record.error.code, message: record.error.message } }) };
+  const ids = Object.keys(ends);
+  for (const old of ids.slice(0, Math.max(0, ids.length - 200))) delete ends[old];
+  try {
+    localStorage.setItem(ENDS_KEY, JSON.stringify(ends));
+  } catch {
+    // storage full: the run shows as interrupted after a reload
+  }
+}
+
+/** Shows a session's runs, replayed from the store by resumeRun (open ones continue live). */
+async function openSession(s) {
+  if (state.current) return;
+  state.session = s.id;
+  const runs = await listRuns(state.store, s).catch(() => []);
+  $('transcript').replaceChildren();
+  const ends = localEnds();
+  const views = runs.map((stored) => {
+    const record = newRecord({ message: stored.message, privacy: stored.privacy });
+    const view = renderTurn(record);
+    paint(view, record);
+    return { stored, record, view };
+  });
+  // Ended runs replay from the store at once; open ones go on live in the background.
+  const ended = views.map(({ stored, record, view }) => [stored.state, replay(stored, record, view, ends[stored.id])]).filter(([st]) => st === 'done');
+  if (state.agents.has(s.agent) && state.agent?.pubkey !== s.agent) {
+    state.wantedAgent = s.agent;
+    $('agent-select').value = s.agent;
+    selectAgent(state.agents.get(s.agent));
   }
   await renderSessions();
+  await Promise.all(ended.map(([, p]) => p));
+  document.body.dataset.restored = String(runs.length); // tests wait for it
+}
+
+async function replay(stored, record, view, localEnd) {
+  let run = null;
+  if (state.pool) {
+    try {
+      run = await resumeRun({ pool: state.pool, signer: state.identity.signer, store: state.store, id: stored.id, idleTimeout: RESUME_IDLE_MS });
+    } catch {
+      // the pool closed meanwhile: the record alone below
+    }
+  }
+  if (run) {
+    if (stored.state !== 'done') record.statusInfo = '(reloaded: waiting for the agent)';
+    for await (const u of run) {
+      applyUpdate(record, u);
+      schedulePaint(view, record);
+    }
+    if (record.status === 'error' && LOCAL_ENDS.includes(record.error.code)) {
+      if (localEnd) {
+        record.status = localEnd.status;
+        record.error = localEnd.error;
+      } else record.status = 'interrupted';
+    }
+  } else if (stored.terminal?.ok) {
+    Object.assign(record, { status: 'done', text: stored.terminal.text, usage: stored.terminal.usage });
+  } else if (stored.terminal) {
+    const { code, message } = stored.terminal;
+    Object.assign(record, code === 'CANCELLED' ? { status: 'cancelled' } : { status: 'error', error: { code, message } });
+  } else Object.assign(record, localEnd ?? { status: 'interrupted' });
+  delete record.statusInfo;
+  if (record.error && stored.state === 'done') delete record.error.retryAfter; // history: no countdown
+  paintNow(view, record);
 }
 
 $('new-session').addEventListener('click', () => {
@@ -314,7 +420,7 @@ function renderTurn(record) {
   v.progress = el('progress', { max: 1, 'aria-label': 'Progress' });
   v.status = el('div', { className: 'run-status' }, v.statusText, v.progress);
   v.error = el('div', { className: 'error-box', role: 'alert', hidden: true });
-  v.agent = el('div', { className: 'msg agent' }, el('span', { className: 'who' }, 'Agent'), v.tools, v.thinking, v.body, v.degraded, v.status, v.error);
+  v.agent = el('div', { className: 'msg agent' }, el('span', { className: 'who' }, record.privacy === 'nip59' ? 'Agent · private (NIP-59)' : 'Agent'), v.tools, v.thinking, v.body, v.degraded, v.status, v.error);
   v.li = el('li', { className: 'turn' }, el('div', { className: 'msg user' }, el('span', { className: 'who' }, 'You'), record.message), v.agent);
   $('transcript').append(v.li);
   return v;
@@ -348,6 +454,7 @@ function paint(v, r) {
         : r.status === 'error' ? 'Failed'
           : r.status === 'interrupted' ? 'Interrupted (the page was closed while it ran)'
             : `${STATUS_TEXT[r.phase ?? 'sending'] ?? r.phase}${r.statusInfo ? ` ${r.statusInfo}` : ''}`;
+  if (r.storeError) v.statusText.textContent += ' (not saved in this browser)';
   if (typeof r.progress === 'number') v.progress.value = r.progress;
   else v.progress.removeAttribute('value');
   v.agent.setAttribute('aria-busy', String(r.status === 'running'));
@@ -380,13 +487,59 @@ function startCountdown(v, r) {
   tick();
 }
 
-let paintQueued = null;
+// At most one paint per frame and view (a live run and resumed ones can stream at once).
 function schedulePaint(v, r) {
-  if (paintQueued) return;
-  paintQueued = requestAnimationFrame(() => {
-    paintQueued = null;
+  if (v.queued) return;
+  v.queued = requestAnimationFrame(() => {
+    v.queued = null;
     paint(v, r);
   });
+}
+
+/** Paints now, dropping a paint still queued for the next frame. */
+function paintNow(v, r) {
+  if (v.queued) cancelAnimationFrame(v.queued);
+  v.queued = null;
+  paint(v, r);
+}
+
+/** The page's view of one run, made from the Run's updates (live or replayed). */
+function newRecord({ message, privacy = 'default' }) {
+  return { message, privacy, status: 'running', phase: 'sending', text: '', degraded: false, toolCalls: [] };
+}
+
+const LOCAL_ENDS = ['RUN_INCOMPLETE', 'POOL_CLOSED', 'RELAY_CLOSED'];
+
+function applyUpdate(record, u) {
+  if (u.type === 'status') {
+    record.phase = u.state;
+    record.statusInfo = u.info;
+    if (u.progress !== undefined) record.progress = u.progress;
+  } else if (u.type === 'delta') {
+    record.text = u.text;
+    record.degraded = record.degraded || u.degraded;
+    if (u.thinking) record.thinking = (record.thinking ?? '') + u.thinking;
+  } else if (u.type === 'tool_call') {
+    const { type, ...call } = u;
+    const open = call.phase === 'result' ? [...record.toolCalls].reverse().find((c) => c.name === call.name && c.phase === 'start') : null;
+    if (open) Object.assign(open, call, { arguments: open.arguments ?? call.arguments });
+    else record.toolCalls.push(call);
+  } else if (u.type === 'store_error') {
+    record.storeError = true;
+  } else if (u.type === 'terminal') {
+    delete record.phase;
+    if (u.ok) {
+      record.status = 'done';
+      record.text = u.text;
+      if (u.usage) record.usage = u.usage;
+      record.progress = 1;
+    } else if (u.error.code === 'CANCELLED') {
+      record.status = 'cancelled';
+    } else {
+      record.status = 'error';
+      record.error = { code: u.error.code, message: u.error.message.replace(/^[A-Z_]+: /, ''), ...(u.error.retryAfter && { retryAfter: u.error.retryAfter }) };
+    }
+  }
 }
 
 async function send(message) {
@@ -394,20 +547,8 @@ async function send(message) {
   state.session ??= newSessionId();
   const thinking = $('thinking').value || undefined;
   const model = $('model').value || undefined;
-  const record = {
-    id: null,
-    session: state.session,
-    agent: state.agent.pubkey,
-    message,
-    model,
-    thinking,
-    createdAt: Date.now(),
-    status: 'running',
-    phase: 'sending',
-    text: '',
-    degraded: false,
-    toolCalls: [],
-  };
+  const privacy = $('privacy').checked ? 'nip59' : 'default';
+  const record = newRecord({ message, privacy });
   const view = renderTurn(record);
   paint(view, record);
   $('transcript').scrollTop = $('transcript').scrollHeight;
@@ -422,15 +563,13 @@ async function send(message) {
       thinking,
       session: state.session,
       cancelTimeout: 5000,
-      ...promptPrivacyOptions($('privacy').checked),
+      privacy,
+      ...(state.store && { store: state.store }),
     });
   } catch (err) {
     record.status = 'error';
     record.error = { code: err.code ?? 'INTERNAL', message: err.message };
-    record.id = `local-${newSessionId()}`;
     paint(view, record);
-    await state.store.put(record);
-    await renderSessions();
     return;
   }
   state.current = { run, record, view };
@@ -444,48 +583,16 @@ async function send(message) {
   $('cancel').disabled = false;
   setReady();
   $('run-status').textContent = 'The agent is answering.';
-  run.sent.then(async (ok) => {
-    if (!ok || record.status !== 'running') return;
-    record.id = run.id;
-    await state.store.put(record);
-    await renderSessions();
-  });
+  run.sent.then((ok) => (ok ? renderSessions() : undefined));
   for await (const u of run) {
-    if (u.type === 'status') {
-      record.phase = u.state;
-      record.statusInfo = u.info;
-      if (u.progress !== undefined) record.progress = u.progress;
-    } else if (u.type === 'delta') {
-      record.text = u.text;
-      record.degraded = record.degraded || u.degraded;
-      if (u.thinking) record.thinking = (record.thinking ?? '') + u.thinking;
-    } else if (u.type === 'tool_call') {
-      const { type, ...call } = u;
-      const open = call.phase === 'result' ? [...record.toolCalls].reverse().find((c) => c.name === call.name && c.phase === 'start') : null;
-      if (open) Object.assign(open, call, { arguments: open.arguments ?? call.arguments });
-      else record.toolCalls.push(call);
-    } else if (u.type === 'terminal') {
-      if (u.ok) {
-        record.status = 'done';
-        record.text = u.text;
-        if (u.usage) record.usage = u.usage;
-        record.progress = 1;
-      } else if (u.error.code === 'CANCELLED') {
-        record.status = 'cancelled';
-      } else {
-        record.status = 'error';
-        record.error = { code: u.error.code, message: u.error.message.replace(/^[A-Z_]+: /, ''), ...(u.error.retryAfter && { retryAfter: u.error.retryAfter }) };
-      }
-    }
+    applyUpdate(record, u);
     schedulePaint(view, record);
   }
   clearTimeout(silence);
-  if (paintQueued) cancelAnimationFrame(paintQueued);
-  paintQueued = null;
-  paint(view, record);
-  delete record.phase;
-  record.id ??= run.id ?? `local-${newSessionId()}`;
-  await state.store.put(record);
+  paintNow(view, record);
+  // The store keeps the agent's terminal; an ending of our own is noted for the next reload.
+  const fromAgent = await run.result.then(() => true, (err) => typeof err?.eventId === 'string');
+  if (run.id && !fromAgent) noteLocalEnd(run.id, record);
   state.current = null;
   $('cancel').disabled = true;
   $('run-status').textContent = record.status === 'done' ? 'The answer is complete.' : `The run ended: ${record.status}.`;
@@ -539,12 +646,8 @@ $('card-form').addEventListener('submit', async (ev) => {
   }
   if (!state.pool) return;
   view.replaceChildren(el('p', {}, 'Looking up the card…'));
-  const events = await state.pool.query([{ kinds: [CARD_KIND], authors: [hex] }], { maxWait: 4000 }).catch(() => []);
-  const card = events
-    .filter((e) => e.pubkey === hex)
-    .sort((a, b) => b.created_at - a.created_at)
-    .map((e) => parseCard(e, nip19.npubEncode))
-    .find(Boolean);
+  // The newest card that passes the reference's checks (a peer's card is untrusted input).
+  const card = await agx.fetchAgentCard(state.pool, hex, { timeout: 4000 }).catch(() => null);
   if (!card) {
     view.replaceChildren(el('p', {}, 'No valid Agent Card found for this key.'));
     return;
@@ -556,36 +659,31 @@ $('card-form').addEventListener('submit', async (ev) => {
       el('dt', {}, 'Name'), el('dd', {}, card.displayName ?? 'unnamed'),
       el('dt', {}, 'Capabilities'), el('dd', {}, card.capabilities.join(', ') || 'none'),
       el('dt', {}, 'Relays'), el('dd', {}, card.relays.join(', ') || 'none'),
-      el('dt', {}, 'Published'), el('dd', {}, new Date(card.created_at * 1000).toLocaleString()),
+      el('dt', {}, 'Published'), el('dd', {}, new Date(card.createdAt * 1000).toLocaleString()),
     ),
   );
   $('task-capabilities').replaceChildren(...card.capabilities.map((c) => el('option', { value: c })));
   if (card.capabilities.length && !card.capabilities.includes($('task-capability').value)) $('task-capability').value = card.capabilities[0];
 });
 
-async function agxAgent() {
+// The page's AGX client, on the page's own signer (a local key or the NIP-07 extension).
+async function agxClient() {
   if (state.agx) return state.agx;
-  // createAgxAgent needs a LocalSigner: with an extension, tasks go out from a one-time key.
-  const ephemeral = state.identity.mode !== 'local';
-  const signer = ephemeral ? LocalSigner.generate() : state.identity.signer;
-  const agent = agx.createAgxAgent({
-    signer,
+  const client = new agx.AgxClient({
+    signer: state.identity.signer,
     pool: state.pool,
     onReceipt: (r) => taskLog('receipt', `Receipt from ${shortKey(nip19.npubEncode(r.from))}: ${r.status}.`),
     onWarning: () => {}, // we send tasks only; we serve none, so "default-deny" is what we want
   });
-  await agent.serve();
-  state.agx = { agent, signer, ephemeral };
-  if (ephemeral) taskLog('note', 'Tasks are sent from a one-time key (AGX needs a local key; the extension cannot make its gift wraps yet).');
-  return state.agx;
+  state.agx = client;
+  await client.start();
+  return client;
 }
 
 async function closeAgx() {
-  const a = state.agx;
+  const client = state.agx;
   state.agx = null;
-  if (!a) return;
-  await a.agent.close().catch(() => {});
-  if (a.ephemeral) a.signer.dispose();
+  await client?.stop().catch(() => {});
 }
 
 $('task-form').addEventListener('submit', async (ev) => {
@@ -613,9 +711,9 @@ $('task-form').addEventListener('submit', async (ev) => {
   if (!state.pool || !state.identity) return;
   $('task-send').disabled = true;
   try {
-    const { agent } = await agxAgent();
+    const client = await agxClient();
     taskLog('sent', `Sending ${capability} (sealed, gift-wrapped, proof of work)…`);
-    const output = await agent.request(peer, capability, payload, { timeout: 60_000 });
+    const output = await client.request(peer, capability, payload, { timeout: 60_000 });
     taskLog('result', 'Result: ', el('pre', {}, pretty(output)));
   } catch (err) {
     taskLog('error', `${err.code ?? 'ERROR'}: ${err.message}`);
@@ -633,15 +731,18 @@ async function start() {
     return;
   }
   const params = new URLSearchParams(location.search);
-  const fromUrl = params.getAll('relay').filter((r) => /^wss?:\/\//.test(r));
-  let saved = [];
+  const fromUrl = params.getAll('relay').filter((r) => RELAY_URL.test(r));
+  let saved = null; // null: never chosen in this browser
   try {
-    saved = JSON.parse(localStorage.getItem(RELAYS_KEY) ?? '[]').filter((r) => typeof r === 'string');
+    const list = JSON.parse(localStorage.getItem(RELAYS_KEY));
+    if (Array.isArray(list)) saved = list.filter((r) => typeof r === 'string' && RELAY_URL.test(r));
   } catch {
-    // ignore a corrupt list
+    // a corrupt list counts as none
   }
-  state.relays = fromUrl.length ? fromUrl : saved;
-  if (fromUrl.length) localStorage.setItem(RELAYS_KEY, JSON.stringify(fromUrl));
+  state.relays = fromUrl.length ? fromUrl : (saved ?? []);
+  if (fromUrl.length) saveRelays();
+  // A hosted page's first visit: ask, with the defaults filled in, before connecting anywhere.
+  else if (saved === null) askForRelays();
   const wanted = params.get('agent');
   if (wanted) {
     try {
@@ -656,12 +757,34 @@ async function start() {
   if (hasExtension() && mode !== 'local') {
     if (mode === 'nip07') identity = await useExtension().catch(() => null);
   } else identity = useLocalKey();
+  localStorage.removeItem('nostr-agents-demo:runs'); // the page's own store before IndexedDbRunStore
+  state.store = await openStore();
   state.identity = identity;
   showIdentity();
   openPool();
-  await renderSessions();
-  const sessions = await listSessions(state.store);
-  if (sessions[0]) await openSession(sessions[0].session);
+  await openLatestSession();
+}
+
+/** The run store, or null where IndexedDB does not work (private windows of some browsers). */
+async function openStore() {
+  try {
+    const store = new IndexedDbRunStore('nostr-agents-demo');
+    await store.listRuns();
+    return store;
+  } catch {
+    return null;
+  }
+}
+
+async function openLatestSession() {
+  state.session = null;
+  $('transcript').replaceChildren();
+  const [latest] = await mySessions();
+  if (latest) await openSession(latest);
+  else {
+    await renderSessions();
+    document.body.dataset.restored = '0';
+  }
 }
 
 start();

@@ -1,16 +1,24 @@
 #!/usr/bin/env node
 // The demo's speed and size (issue 7, section 4), in headless Chromium against a local relay and
-// the demo agent:
-//   - bytes: every file the page loads (JS, CSS, HTML, WASM), gzip -9 per file;
+// the demo agent, for both ways the page is served:
+//   - dev: `npm run demo`'s server (web-demo/ unbundled, importing dist/index.browser.js);
+//   - built: `npm run build:demo`'s folder (one minified module + core.wasm), served by a plain
+//     static server under a sub-path, as a host would.
+// For each:
+//   - bytes: every file one load fetches (JS, CSS, HTML, WASM), gzip -9 and brotli -11 per file,
+//     with what they are made of;
 //   - navigation to "ready to chat" (performance.mark('demo-ready')), median of 7 loads;
 //   - first delta: from the agent's model handing its first token to serveAgent (Date.now() in
 //     Node) to that text being in the page's DOM (Date.now() in a MutationObserver), median of 9.
 // Run: node web-demo/bench.mjs   (targets: 200 KB gz, 1 s, 100 ms)
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { launchChromium } from '../tests/support/chromium.js';
+import { startStaticServer as startPlainServer } from '../tests/support/static-server.js';
 import { startRelay } from '../js/relay-server/index.js';
 import { startDemoAgent } from './agent/agent.js';
 import { createDemoModel } from './agent/model.js';
@@ -19,6 +27,17 @@ import { startStaticServer } from './serve.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const kb = (n) => `${(n / 1000).toFixed(1)} KB`;
+
+// What a file is, for the breakdown.
+function part(file) {
+  if (file.endsWith('.wasm')) return 'WASM core';
+  if (/\/dist\/core\.mjs$/.test(file)) return 'Emscripten loader';
+  if (/\/(dist|js)\//.test(file)) return 'package JS';
+  if (/\.(html|css)$/.test(file)) return 'HTML + CSS';
+  if (/\/app\.js$/.test(file) && !file.includes('/web-demo/')) return 'page + package + loader, one module';
+  return 'page JS (web-demo/)';
+}
 
 const relay = await startRelay({ port: 0, memory: true });
 let firstTokenAt = [];
@@ -37,30 +56,42 @@ const model = {
   },
 };
 const agent = await startDemoAgent({ relays: [relay.url], model, env: {} });
-const site = await startStaticServer({ port: 0 });
+const dev = await startStaticServer({ port: 0 });
+const tmp = mkdtempSync(path.join(tmpdir(), 'demo-bench-'));
+execFileSync(process.execPath, [path.join(ROOT, 'scripts/build-demo.mjs'), '--out', path.join(tmp, 'demo'), '--quiet']);
+const built = await startPlainServer(tmp);
 const browser = await launchChromium();
-const url = `${site.origin}/web-demo/?relay=${encodeURIComponent(relay.url)}&agent=${agent.npub}`;
+const query = `?relay=${encodeURIComponent(relay.url)}&agent=${agent.npub}`;
 
-try {
-  // Bytes: what one load fetches.
+async function measure(name, origin, pagePath, fileOf) {
+  const url = `${origin}${pagePath}${query}`;
   const page = await browser.context.newPage();
   const files = new Set();
   page.on('request', (r) => {
     const u = new URL(r.url());
-    if (u.origin === site.origin) files.add(u.pathname);
+    if (u.origin === origin) files.add(u.pathname);
   });
   await page.goto(url);
   await page.waitForSelector('body[data-ready="true"]');
-  let raw = 0;
-  let gz = 0;
-  for (const f of files) {
-    if (f === '/') continue;
-    const body = readFileSync(path.join(ROOT, f.endsWith('/') ? `${f}index.html` : f));
-    raw += body.length;
-    gz += gzipSync(body, { level: 9 }).length;
+  const parts = new Map();
+  const total = { raw: 0, gz: 0, br: 0 };
+  for (const requested of files) {
+    const f = requested.endsWith('/') ? `${requested}index.html` : requested;
+    const body = readFileSync(fileOf(f));
+    const size = {
+      raw: body.length,
+      gz: gzipSync(body, { level: 9 }).length,
+      br: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
+    };
+    const p = parts.get(part(f)) ?? { files: 0, raw: 0, gz: 0, br: 0 };
+    p.files++;
+    for (const k of ['raw', 'gz', 'br']) {
+      p[k] += size[k];
+      total[k] += size[k];
+    }
+    parts.set(part(f), p);
   }
 
-  // Navigation to ready.
   const readies = [];
   for (let i = 0; i < 7; i++) {
     await page.goto(url);
@@ -68,7 +99,6 @@ try {
     readies.push(await page.evaluate(() => performance.getEntriesByName('demo-ready')[0].startTime));
   }
 
-  // First delta on screen.
   const lags = [];
   for (let i = 0; i < 9; i++) {
     firstTokenAt = [];
@@ -89,15 +119,25 @@ try {
     await page.waitForFunction(() => document.querySelector('#transcript > li:last-child .msg.agent')?.getAttribute('aria-busy') === 'false');
     lags.push((await page.evaluate(() => window.__firstSeen)) - firstTokenAt[0]);
   }
+  await page.close();
 
-  const fmt = (n) => `${(n / 1000).toFixed(1)} KB`;
+  console.log(`\n${name}`);
+  console.log(`  page bytes (${files.size} files): ${kb(total.raw)} raw, ${kb(total.gz)} gzip -9, ${kb(total.br)} brotli -11 (target <= 200 KB gz)`);
+  for (const [p, s] of [...parts].sort((a, b) => b[1].gz - a[1].gz))
+    console.log(`    ${p} (${s.files} file${s.files > 1 ? 's' : ''}): ${kb(s.raw)} raw, ${kb(s.gz)} gz, ${kb(s.br)} br`);
+  console.log(`  navigation -> ready to chat: median ${median(readies).toFixed(0)} ms of ${readies.map((x) => x.toFixed(0)).join(', ')} (target <= 1000 ms)`);
+  console.log(`  agent's first token -> on screen: median ${median(lags)} ms of ${lags.join(', ')} (target <= 100 ms)`);
+}
+
+try {
   console.log(`Chromium ${browser.version}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`);
-  console.log(`page bytes (${files.size} files): ${fmt(raw)} raw, ${fmt(gz)} gzip -9 (target <= 200 KB)`);
-  console.log(`navigation -> ready to chat: median ${median(readies).toFixed(0)} ms of ${readies.map((x) => x.toFixed(0)).join(', ')} (target <= 1000 ms)`);
-  console.log(`agent's first token -> on screen: median ${median(lags)} ms of ${lags.join(', ')} (target <= 100 ms)`);
+  await measure('dev page (npm run demo: web-demo/ + dist/index.browser.js, unbundled)', dev.origin, '/web-demo/', (f) => path.join(ROOT, f));
+  await measure('built page (npm run build:demo, served from /demo/)', built.origin, '/demo/', (f) => path.join(tmp, f));
 } finally {
   await browser.close();
   await agent.stop();
-  await site.close();
+  await dev.close();
+  await built.close();
   await relay.close();
+  rmSync(tmp, { recursive: true, force: true });
 }

@@ -1,6 +1,6 @@
 // Who the page is: a NIP-07 extension (window.nostr; the page never sees the secret key) or a
 // local key kept in this browser's localStorage (exportable as nsec, importable).
-import { LocalSigner, Nip07Signer, bytesToHex, generateSecretKey, hexToBytes, nip19 } from '../js/index.browser.js';
+import { LocalSigner, Nip07Signer, bytesToHex, generateSecretKey, hexToBytes, nip19 } from '../dist/index.browser.js';
 
 const KEY = 'nostr-agents-demo:sk';
 const MODE = 'nostr-agents-demo:identity';

@@ -179,6 +179,7 @@ test('a reload keeps the local identity and restores the session and its runs', 
   const messages = await page.locator('#transcript .msg.user').allTextContents();
   await page.reload();
   await ready(page);
+  await page.waitForSelector('body[data-restored]'); // the runs are replayed from IndexedDB
   assert.equal(await page.locator('#identity-line code').getAttribute('title'), identity);
   assert.equal(await page.evaluate((k) => localStorage.getItem(k), SK_KEY), sk);
   assert.deepEqual(await page.locator('#transcript .msg.user').allTextContents(), messages);
@@ -192,6 +193,79 @@ test('a reload keeps the local identity and restores the session and its runs', 
   await chat(page, 'what time is it in Asia/Tokyo');
   assert.equal(await page.locator('#session-list button').count(), 2);
   assert.equal(await lastTurn(page).locator('.tool-card[data-tool="clock"]').count(), 1);
+  // The runs are in the package's IndexedDbRunStore, not in localStorage.
+  const stored = await page.evaluate(
+    () =>
+      new Promise((resolve, reject) => {
+        const r = indexedDB.open('nostr-agents-demo');
+        r.onerror = () => reject(r.error);
+        r.onsuccess = () => {
+          const all = r.result.transaction('runs').objectStore('runs').getAll();
+          all.onsuccess = () => resolve(all.result.map((x) => [x.message, x.state]));
+          all.onerror = () => reject(all.error);
+        };
+      }),
+  );
+  assert.equal(stored.length, 6);
+  assert.ok(stored.some(([m, st]) => m === 'what time is it in Asia/Tokyo' && st === 'done'), JSON.stringify(stored));
+  assert.equal(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes('runs')).length), 0);
+});
+
+test('privacy first: a NIP-59 chat works and the relay sees only gift wraps', { timeout: 60_000 }, async () => {
+  const { RelayPool, nip19 } = await import('nostr-agents');
+  const me = nip19.decode(await page.locator('#identity-line code').getAttribute('title')).data;
+  // A bystander on the relay: what does it see of this chat?
+  const watcher = new RelayPool({ relays: [relay.url] });
+  const seen = { plain: 0, wrapsToAgent: 0, wrapsToMe: 0 };
+  const kinds = [25800, 25801, 25802, 25803, 25804, 25805, 25806];
+  const since = Math.floor(Date.now() / 1000) - 3 * 86400; // wraps are backdated up to 2 days
+  const subs = [];
+  const eosed = [];
+  for (const [filters, key] of [
+    [[{ kinds, authors: [me] }, { kinds, '#p': [me] }], 'plain'],
+    [[{ kinds: [1059], '#p': [agent.pubkey], since }], 'wrapsToAgent'],
+    [[{ kinds: [1059], '#p': [me], since }], 'wrapsToMe'],
+  ]) {
+    let done;
+    eosed.push(new Promise((r) => (done = r)));
+    subs.push(watcher.subscribe(filters, { onevent: () => seen[key]++, oneose: () => done() }));
+  }
+  const until = async (ok, what) => {
+    for (let i = 0; i < 100 && !ok(); i++) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(ok(), `${what}: ${JSON.stringify(seen)}`);
+  };
+  try {
+    await Promise.all(eosed);
+    const before = { ...seen };
+    const box = page.getByLabel('Privacy first (NIP-59)');
+    assert.equal(await box.isVisible(), true, 'the demo agent advertises supports_nip59');
+    assert.equal(await box.isEnabled(), true);
+    await box.check();
+    const turn = await chat(page, 'calculate 6 * 7');
+    assert.match(await turn.locator('.body').textContent(), /= 42$/);
+    assert.equal(await turn.locator('.run-status').getAttribute('data-state'), 'done');
+    assert.equal(await turn.locator('.tool-card[data-tool="calculator"]').count(), 1, 'the tool card shows (without arguments: private telemetry)');
+    assert.equal(await turn.locator('.msg.agent .who').textContent(), 'Agent · private (NIP-59)');
+    await until(() => seen.wrapsToAgent > before.wrapsToAgent, 'the prompt went out gift-wrapped');
+    await until(() => seen.wrapsToMe - before.wrapsToMe >= 2, 'the replies came back gift-wrapped');
+    assert.equal(seen.plain, 0, 'no NIP-XX event in the clear');
+    await box.uncheck();
+    const plain = await chat(page, 'calculate 1 + 2');
+    assert.match(await plain.locator('.body').textContent(), /= 3$/);
+    assert.equal(await plain.locator('.msg.agent .who').textContent(), 'Agent');
+    await until(() => seen.plain >= 2, 'with the switch off the run is NIP-44 events again');
+    // The private run is restored after a reload like the others.
+    await page.reload();
+    await ready(page);
+    await page.waitForSelector('body[data-restored]');
+    const restored = page.locator('#transcript > li').filter({ hasText: 'calculate 6 * 7' }).last();
+    assert.match(await restored.locator('.body').textContent(), /= 42$/);
+    assert.equal(await restored.locator('.msg.agent .who').textContent(), 'Agent · private (NIP-59)');
+  } finally {
+    for (const s of subs) s.close();
+    await watcher.close();
+  }
+  await shot(page, 'private');
 });
 
 test('phone-sized screen: no horizontal scrolling, controls reachable', { timeout: 60_000 }, async () => {
@@ -238,6 +312,13 @@ test('NIP-07: an injected window.nostr signs and decrypts; the page never holds 
     const turn = await chat(ext, 'calculate 20 + 22');
     assert.match(await turn.locator('.body').textContent(), /= 42$/);
     assert.ok(calls.getPublicKey >= 1 && calls.signEvent >= 1 && calls.encrypt >= 1 && calls.decrypt >= 3, JSON.stringify(calls));
+    // An AGX task from the extension's key too: the seal is signed and the payload encrypted by it.
+    const before = { ...calls };
+    await ext.getByLabel('Payload (JSON)').fill('{"expression": "2 ^ 10"}');
+    await ext.getByRole('button', { name: 'Send task' }).click();
+    await ext.locator('#task-log li[data-kind="result"]').waitFor({ timeout: 60_000 });
+    assert.match(await ext.locator('#task-log li[data-kind="result"]').textContent(), /"result": "1024"/);
+    assert.ok(calls.signEvent > before.signEvent && calls.encrypt > before.encrypt && calls.decrypt > before.decrypt, JSON.stringify(calls));
     assert.equal(await ext.evaluate((k) => localStorage.getItem(k), SK_KEY), null, 'no local key was made');
     // A reload logs in through the extension again, still without a local key.
     await ext.reload();
@@ -270,7 +351,7 @@ test('a second agent appears in the picker; a missing delta shows the "streaming
   const gap = await serveAgent({
     signer: LocalSigner.generate(),
     pool: lossy,
-    info: { name: 'lossy agent', supported_models: ['gap-1'], default_model: 'gap-1', tool_names: [], supports_nip59: true },
+    info: { name: 'lossy agent', supported_models: ['gap-1'], default_model: 'gap-1', tool_names: [] },
     async *handler() {
       for (const w of ['one ', 'two ', 'three ', 'four']) yield w;
     },
@@ -281,15 +362,13 @@ test('a second agent appears in the picker; a missing delta shows the "streaming
     await page.getByLabel('Agent found on the relays').selectOption(gap.pubkey);
     await ready(page);
     assert.equal(await page.locator('#model').inputValue(), 'gap-1');
-    // It advertises NIP-59: the privacy switch shows, disabled until the client can gift-wrap prompts.
-    assert.equal(await page.getByLabel('Privacy first (NIP-59)').isVisible(), true);
-    assert.equal(await page.getByLabel('Privacy first (NIP-59)').isDisabled(), true);
-    assert.match(await page.locator('#privacy-why').textContent(), /does not send gift-wrapped prompts yet/);
+    // It does not advertise NIP-59: no privacy switch.
+    assert.equal(await page.locator('#privacy-box').isHidden(), true);
     const turn = await chat(page, 'count');
     assert.equal(await turn.locator('.degraded').isVisible(), true);
     assert.equal(await turn.locator('.body').textContent(), 'one two three four', 'the final text is complete');
     await page.getByLabel('Agent found on the relays').selectOption(agent.pubkey);
-    assert.equal(await page.locator('#privacy-box').isHidden(), true, 'the demo agent does not advertise NIP-59');
+    assert.equal(await page.getByLabel('Privacy first (NIP-59)').isVisible(), true, 'the demo agent advertises NIP-59');
   } finally {
     await gap.stop();
     await real.close();
@@ -339,4 +418,47 @@ test('the local key exports as nsec and imports back; a bad key is refused', { t
   const turn = await chat(page, 'calculate 5*5');
   assert.match(await turn.locator('.body').textContent(), /= 25$/);
   sk.fill(0);
+});
+
+test('a reload in the middle of a run resumes it from the store and follows it to its end', { timeout: 60_000 }, async () => {
+  const known = problems.length; // the relays test left Chromium's refused-WebSocket errors
+  const { serveAgent } = await import('nostr-agents');
+  let release;
+  const gate = new Promise((resolve) => (release = resolve));
+  const gated = await serveAgent({
+    signer: LocalSigner.generate(),
+    relays: [relay.url],
+    info: { name: 'gated agent', supported_models: ['gate-1'], default_model: 'gate-1', tool_names: [] },
+    async *handler() {
+      yield 'before the reload, ';
+      await gate; // the test opens it once the page is back
+      yield 'after the reload.';
+    },
+  });
+  try {
+    await page.locator(`#agent-select option[value="${gated.pubkey}"]`).waitFor({ state: 'attached' });
+    await page.getByLabel('Agent found on the relays').selectOption(gated.pubkey);
+    await page.getByRole('button', { name: 'New chat' }).click();
+    await chat(page, 'wait for me', { wait: false });
+    await page.waitForFunction(() => /before the reload/.test(document.querySelector('#transcript > li:last-child .body')?.textContent ?? ''));
+    await page.reload();
+    await ready(page);
+    await page.waitForSelector('body[data-restored="1"]');
+    const turn = lastTurn(page);
+    assert.equal(await turn.locator('.msg.user').textContent(), 'Youwait for me');
+    // What the store kept is replayed (once resumeRun has subscribed again), before the agent goes on.
+    await page
+      .waitForFunction(() => /^before the reload,\s*$/.test(document.querySelector('#transcript > li:last-child .body')?.textContent), null, { timeout: 10_000 })
+      .catch(async (err) => {
+        throw new Error(`${err.message}: ${await turn.innerText()}`);
+      });
+    assert.equal(await turn.locator('.msg.agent').getAttribute('aria-busy'), 'true', 'still running: resumed live');
+    release();
+    await page.waitForFunction(() => document.querySelector('#transcript > li:last-child .run-status')?.dataset.state === 'done', null, { timeout: 30_000 });
+    assert.equal(await turn.locator('.body').textContent(), 'before the reload, after the reload.');
+  } finally {
+    release();
+    await gated.stop();
+  }
+  assert.deepEqual(problems.slice(known), []);
 });

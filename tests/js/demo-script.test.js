@@ -84,7 +84,7 @@ test('npm run demo: relay, agent and page start, answer, and stop cleanly on Ctr
     const wasm = await fetch(`${page.origin}/dist/core.wasm`);
     assert.equal(wasm.headers.get('content-type'), 'application/wasm');
     assert.deepEqual([...new Uint8Array(await wasm.arrayBuffer()).subarray(0, 4)], [0, 0x61, 0x73, 0x6d]);
-    const entry = await fetch(`${page.origin}/js/index.browser.js`);
+    const entry = await fetch(`${page.origin}/dist/index.browser.js`);
     assert.match(entry.headers.get('content-type'), /^text\/javascript/);
     for (const p of ['/package.json', '/web-demo/../package.json', '/node_modules/ws/package.json', '/%2e%2e/package.json'])
       assert.equal((await fetch(`${page.origin}${p}`)).status, 404, `${p} is not served`);
@@ -103,5 +103,50 @@ test('npm run demo: relay, agent and page start, answer, and stop cleanly on Ctr
     await assert.rejects(req(relayUrl, { kinds: [1] }), 'the relay is closed');
   } finally {
     if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid, 'SIGKILL');
+  }
+});
+
+test('behind a hosted page: the agent alone on given relays, its key kept in a file (same npub next time)', { timeout: 60_000 }, async () => {
+  const { startDevRelay } = await import('../support/relays.js');
+  const { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const path = await import('node:path');
+  const relay = await startDevRelay({ memory: true });
+  const dir = mkdtempSync(path.join(tmpdir(), 'demo-key-'));
+  const keyFile = path.join(dir, 'agent.key');
+  const run = async () => {
+    const child = spawn(process.execPath, ['web-demo/main.js', '--relay', relay.url, '--no-page', '--key-file', keyFile, '--quiet'], {
+      cwd: ROOT,
+      env: { ...process.env, NOSTR_AGENTS_LLM_BASE_URL: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const out = await waitForLine(child, /^Serving as (npub1[a-z0-9]+)/m);
+      assert.doesNotMatch(out, /^page /m, 'no page server');
+      assert.match(out, new RegExp(`^relay\\s+${relay.url.replace(/[/.]/g, '\\$&')}$`, 'm'));
+      return /^Serving as (npub1[a-z0-9]+)/m.exec(out)[1];
+    } finally {
+      child.kill('SIGINT');
+      assert.equal((await exited(child)).code, 0);
+    }
+  };
+  try {
+    const npub = await run();
+    assert.match(readFileSync(keyFile, 'utf8'), /^[0-9a-f]{64}\n$/);
+    assert.equal(statSync(keyFile).mode & 0o777, 0o600);
+    assert.equal(await run(), npub, 'the same key the second time');
+    const { nip19 } = await import('nostr-agents');
+    const infos = await req(relay.url, { kinds: [31340], authors: [nip19.decode(npub).data] });
+    assert.equal(infos.length >= 1, true, "the agent's ai.info is on the given relay");
+    // A file holding something else is refused, and the key is not echoed.
+    writeFileSync(keyFile, 'not a key\n');
+    const bad = spawn(process.execPath, ['web-demo/main.js', '--relay', relay.url, '--no-page', '--key-file', keyFile], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    bad.stderr.setEncoding('utf8').on('data', (d) => (err += d));
+    assert.equal(await new Promise((resolve) => bad.once('close', resolve)), 1); // 'close': stderr read to its end
+    assert.match(err, /neither a 64-hex secret key nor an nsec/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    await relay.close();
   }
 });

@@ -1,8 +1,8 @@
 // The demo agent: a NIP-XX agent (serveAgent) with three tools and a model (the offline demo
 // model, or an OpenAI-compatible provider from the environment), plus an AGX side serving
-// math.eval and demo.echo under the same key, advertised by an Agent Card.
+// math.eval and demo.echo under the same key, advertised by an Agent Card (agx.publishAgentCard).
+// It advertises supports_nip59, so the page's "Privacy first" switch gift-wraps the whole run.
 import { LocalSigner, RelayPool, agx, init, nip19, serveAgent } from 'nostr-agents';
-import { cardContent, CARD_KIND } from '../agx-card.js';
 import { createDemoModel, createOpenAiModel } from './model.js';
 import { createTools, evaluate, formatNumber, toolSchemas, ToolError } from './tools.js';
 
@@ -51,7 +51,7 @@ export async function startDemoAgent({ relays, secretKey, model, tokenDelay, log
         name: 'nostr-agents demo agent',
         about: 'A deterministic offline model with a calculator, a clock and a unit converter.',
         supports_streaming: true,
-        supports_nip59: false, // the runtime on this branch answers NIP-44 events only
+        supports_nip59: true, // also answers gift-wrapped prompts (NIP-59), and wraps its replies
         supported_models: [chosen.name],
         default_model: chosen.name,
         tool_names: Object.keys(tools),
@@ -99,13 +99,7 @@ export async function startDemoAgent({ relays, secretKey, model, tokenDelay, log
       onError: (err) => log(`agx: ${err.code ?? 'error'}: ${err.message}`),
     });
     await agxAgent.serve();
-    const card = await signer.signEvent({
-      kind: CARD_KIND,
-      created_at: Math.floor(Date.now() / 1000),
-      tags: [],
-      content: cardContent({ org: 'nostr-agents demo agent', npub, relays, capabilities: ['math.eval', 'demo.echo'] }),
-    });
-    await pool.publish(card);
+    await agx.publishAgentCard(signer, pool, { org: 'nostr-agents demo agent', relays, capabilities: agxAgent.capabilities() });
   } catch (err) {
     await agxAgent?.close().catch(() => {});
     await served?.stop().catch(() => {});
