@@ -75,7 +75,8 @@ function jsDocText(raw) {
 }
 
 function leadingDoc(node, sf) {
-  const docs = node.jsDoc;
+  // A `const`'s comment belongs to its statement.
+  const docs = node.kind === SyntaxKind.VariableDeclaration ? node.jsDoc ?? node.parent?.parent?.jsDoc : node.jsDoc;
   if (!docs || docs.length === 0) return '';
   const last = docs[docs.length - 1];
   return jsDocText(sf.text.slice(last.getStart(sf), last.end));

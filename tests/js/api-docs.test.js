@@ -221,3 +221,8 @@ test('public methods of the documented classes exist at run time, and the run-ti
   }
   assert.deepEqual(problems, []);
 });
+
+test('every export has a doc comment in its declaration', async () => {
+  const { collect, undocumented } = await import('../../scripts/api-docs.mjs');
+  assert.deepEqual(undocumented(collect()), [], 'add a /** ... */ comment above each of these in js/*.d.ts, then npm run docs');
+});
