@@ -79,7 +79,8 @@ function leadingDoc(node, sf) {
   const docs = node.kind === SyntaxKind.VariableDeclaration ? node.jsDoc ?? node.parent?.parent?.jsDoc : node.jsDoc;
   if (!docs || docs.length === 0) return '';
   const last = docs[docs.length - 1];
-  return jsDocText(sf.text.slice(last.getStart(sf), last.end));
+  // The comment's own start: the node's range may begin with the file's leading `//` lines.
+  return jsDocText(sf.text.slice(sf.text.lastIndexOf('/**', last.end - 2), last.end));
 }
 
 /** The `//` comment lines at the top of a file: the file's own description. */
@@ -239,9 +240,14 @@ function slugger() {
   };
 }
 
+/** Doc text as Markdown prose: `<` outside code spans would start an HTML tag, so it is escaped. */
+function prose(text) {
+  return text.split('`').map((part, i) => (i % 2 ? part : part.replace(/</g, '&lt;'))).join('`');
+}
+
 function renderItem(item, out, heading) {
   out.push(`#### ${heading}`, '');
-  if (item.doc) out.push(item.doc, '');
+  if (item.doc) out.push(prose(item.doc), '');
   out.push('```ts', item.code, '```', '');
 }
 
@@ -272,7 +278,7 @@ export function render(modules) {
     const modAnchor = slug(mod.module);
     head.push(`- [${mod.module}](#${modAnchor})`);
     body.push(`## ${mod.module}`, '');
-    if (mod.intro && !mod.groups.some((g) => g.intro === mod.intro)) body.push(mod.intro, '');
+    if (mod.intro && !mod.groups.some((g) => g.intro === mod.intro)) body.push(prose(mod.intro), '');
     if (mod.reexportsOf) {
       const exportsAnchor = slug('Exports');
       head.push(`  - [Exports](#${exportsAnchor})`);
@@ -289,7 +295,7 @@ export function render(modules) {
     for (const group of mod.groups) {
       const groupAnchor = slug(group.title);
       body.push(`### ${group.title}`, '');
-      body.push(`From \`${group.file}\`.${group.intro ? ' ' + group.intro : ''}`, '');
+      body.push(`From \`${group.file}\`.${group.intro ? ' ' + prose(group.intro) : ''}`, '');
       const links = [];
       for (const item of group.items) {
         const heading = item.name;
@@ -305,7 +311,7 @@ export function render(modules) {
       const nsAnchor = slug(title);
       anchors.set(`${mod.module} ${ns.name}`, nsAnchor);
       body.push(`### ${title}`, '');
-      body.push(`\`import { ${ns.name.split('.')[0]} } from '${mod.module}'\`, from \`${ns.file}\`.${ns.intro ? ' ' + ns.intro : ''}`, '');
+      body.push(`\`import { ${ns.name.split('.')[0]} } from '${mod.module}'\`, from \`${ns.file}\`.${ns.intro ? ' ' + prose(ns.intro) : ''}`, '');
       const links = [];
       for (const item of ns.items) {
         const anchor = slug(item.name);
