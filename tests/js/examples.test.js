@@ -5,7 +5,7 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,6 +59,35 @@ function runExample(file, env = {}, args = []) {
     },
   };
 }
+
+// Every file of examples/, and the test that runs it (a new example needs a test here).
+const COVERED = {
+  'quickstart.mjs': 'examples/quickstart.mjs runs',
+  'agent.mjs': 'examples/agent.mjs',
+  'agx-responder.mjs': 'examples/agx-*.mjs',
+  'agx-requester.mjs': 'examples/agx-*.mjs',
+  'browser-chat.html': 'browser-chat.html chats',
+  'browser-chat.js': 'browser-chat.html chats',
+  'nip07.html': 'nip07.html signs',
+  'nip07.js': 'nip07.html signs',
+};
+
+test('every example is run by this file, and imports the package by its name only', () => {
+  const files = readdirSync(EXAMPLES).sort();
+  assert.deepEqual(files, Object.keys(COVERED).sort(), 'examples/ and the COVERED list of tests/js/examples.test.js differ');
+  const self = readFileSync(fileURLToPath(import.meta.url), 'utf8');
+  for (const [file, title] of Object.entries(COVERED)) assert.ok(self.includes(`test('${title}`), `${file}: no test titled "${title}..."`);
+  for (const file of files.filter((f) => /\.m?js$/.test(f))) {
+    const source = readFileSync(path.join(EXAMPLES, file), 'utf8');
+    const specifiers = [...source.matchAll(/\bfrom\s+'([^']+)'|\bimport\(\s*'([^']+)'/g)].map((m) => m[1] ?? m[2]);
+    assert.ok(specifiers.length > 0, `${file} imports nothing`);
+    for (const spec of specifiers) assert.match(spec, /^(nostr-agents(\/[a-z-]+)?|node:[a-z/]+)$/, `${file} imports ${spec}: examples import the package as a user would`);
+  }
+  for (const page of files.filter((f) => f.endsWith('.html'))) {
+    const html = readFileSync(path.join(EXAMPLES, page), 'utf8');
+    assert.match(html, /"nostr-agents": "\.\.\/node_modules\/nostr-agents\/dist\/index\.browser\.js"/, `${page}: the import map points at the installed package`);
+  }
+});
 
 let relay;
 before(async () => {
