@@ -246,9 +246,11 @@ function prose(text) {
 }
 
 function renderItem(item, out, heading) {
+  // The declaration first: tests/js/api-docs.test.js reads an item's kind from the block right
+  // under its heading (a doc comment may hold code blocks of its own).
   out.push(`#### ${heading}`, '');
-  if (item.doc) out.push(prose(item.doc), '');
   out.push('```ts', item.code, '```', '');
+  if (item.doc) out.push(prose(item.doc), '');
 }
 
 /** The Markdown of the reference. */

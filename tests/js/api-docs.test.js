@@ -28,6 +28,7 @@ function documented(markdown) {
     mod.get(ns).set(name, kind);
   };
   for (const line of markdown.split('\n')) {
+    if (pending && !inCode && line !== '' && line !== '```ts') assert.fail(`no declaration block right under #### ${pending}`);
     if (line.startsWith('```')) {
       if (!inCode && line === '```ts' && pending) {
         inCode = 'first';
