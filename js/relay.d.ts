@@ -252,6 +252,7 @@ export class RelayPool {
   readonly closed: boolean;
   readonly stats: PoolStats;
 
+  /** Opens a subscription on the relays (default: the pool's); events are verified, match their filter and come once. */
   subscribe(filters: Filter | Filter[], options?: SubscribeOptions): Subscription;
   /** Stored events until EOSE (or maxWait). Rejects RELAY_CLOSED when every relay refused, ABORTED. */
   query(filters: Filter | Filter[], options?: Omit<SubscribeOptions, 'onevent' | 'oneose' | 'onclose'>): Promise<NostrEvent[]>;
@@ -262,10 +263,13 @@ export class RelayPool {
 
   /** Connects now; RELAY_UNREACHABLE after `timeout`. */
   ensureRelay(url: string, options?: { timeout?: number; signal?: PoolAbortSignal }): Promise<RelayStatus>;
+  /** One relay's status, or every relay's. */
   status(url: string): RelayStatus;
   status(): RelayStatus[];
+  /** The relay's NIP-11 document, fetched once per pool (again after a failure). */
   relayInfo(url: string): Promise<RelayInfoDocument>;
 
+  /** Listens to 'status', 'notice', 'drop' or 'error' events; returns the function that stops listening. */
   on(type: 'status', listener: (event: RelayStatusEvent) => void): () => void;
   on(type: 'notice', listener: (event: { relay: string; message: string }) => void): () => void;
   on(type: 'drop', listener: (event: DropEvent) => void): () => void;
