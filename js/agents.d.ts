@@ -43,9 +43,12 @@ export function discover(
   options?: { relays?: string[]; maxWait?: number; signal?: PoolAbortSignal },
 ): Promise<{ info: AgentInfo; event: NostrEvent | null }>;
 
+/** The `thinking` a prompt may ask for. */
 export type ThinkingLevel = 'low' | 'medium' | 'high' | 'max';
+/** The reason an ai.cancel carries. */
 export type CancelReason = 'user_cancel' | 'timeout' | 'policy';
 
+/** Options of prompt(). */
 export interface PromptOptions {
   pool: RelayPool;
   /** Relays to use (default: the pool's). */
@@ -89,8 +92,10 @@ export interface PromptOptions {
   privacy?: PrivacyProfile | 'auto';
 }
 
+/** 'default': NIP-44 events; 'nip59': every run event gift-wrapped (see PromptOptions.privacy). */
 export type PrivacyProfile = 'default' | 'nip59';
 
+/** A run's success: what `run.result` resolves with. */
 export interface RunResult {
   /** The final text, from ai.response. */
   text: string;
@@ -98,6 +103,7 @@ export interface RunResult {
   eventId: string;
 }
 
+/** What iterating a Run yields, in order. */
 export type AgentRunUpdate =
   | { type: 'status'; state: 'thinking' | 'tool_use' | 'done'; progress?: number; info?: string }
   /** `text`: the whole text so far, in seq order; `degraded` when a delta is missing. */
@@ -217,6 +223,7 @@ export class IndexedDbRunStore implements RunStore {
   close(): Promise<void>;
 }
 
+/** One session in a run store (listSessions). */
 export interface SessionSummary {
   /** The session id (`s` tag or `sender:<client>`). */
   id: string;
@@ -237,6 +244,7 @@ export function listSessions(store: RunStore, options?: { agent?: string }): Pro
 /** The runs of a session (an id, or a listSessions entry), oldest first. */
 export function listRuns(store: RunStore, session: string | SessionSummary, options?: { agent?: string }): Promise<StoredRun[]>;
 
+/** Options of resumeRun(). */
 export interface ResumeOptions {
   pool: RelayPool;
   relays?: string[];
@@ -257,6 +265,7 @@ export interface ResumeOptions {
  */
 export function resumeRun(options: ResumeOptions): Promise<Run>;
 
+/** What an agent handler gets for each prompt. */
 export interface HandlerContext {
   message: string;
   /** Negotiated: the requested model, a supported fallback, or default_model. */
@@ -271,6 +280,7 @@ export interface HandlerContext {
   signal: PoolAbortSignal;
 }
 
+/** What a handler may yield: text deltas, status, tool calls and usage. */
 export type HandlerYield =
   | string
   | { type: 'status'; state: 'thinking' | 'tool_use' | 'done'; progress?: number; info?: string }
@@ -281,6 +291,7 @@ export type HandlerYield =
 /** Strings are text deltas; the final ai.response carries their concatenation. Throw AgentError to choose the error code. */
 export type AgentHandler = (ctx: HandlerContext) => AsyncIterable<HandlerYield> | Iterable<HandlerYield> | Promise<string | void>;
 
+/** Who the agent serves and how often (serveAgent's `policy`). */
 export interface AgentPolicy {
   /** Only these senders (hex) are served; others get UNAUTHORIZED. */
   allow?: string[];
@@ -296,6 +307,7 @@ export interface AgentPolicy {
   maxTracked?: number;
 }
 
+/** Options of serveAgent(). */
 export interface ServeAgentOptions {
   signer: Signer;
   /** A pool to use, or `relays` to open one (closed by stop()). */
@@ -319,6 +331,7 @@ export interface ServeAgentOptions {
   stopTimeout?: number;
 }
 
+/** A running agent (serveAgent). */
 export interface ServedAgent {
   readonly pubkey: string;
   readonly info: AgentInfo;

@@ -6,9 +6,13 @@ import type { NostrEvent } from './index.js';
 import type { LocalSigner, Signer } from './signer.js';
 import type { PoolAbortSignal, PublishResult, RelayPool } from './relay.js';
 
+/** Kind of an AGX message or task rumor. */
 export const MESSAGE_KIND: 3838;
+/** Kind of an AGX receipt rumor. */
 export const RECEIPT_KIND: 3839;
+/** Kind of the NIP-59 gift wrap every AGX rumor travels in. */
 export const GIFT_WRAP_KIND: 1059;
+/** Leading zero bits of proof of work every AGX gift wrap carries. */
 export const POW_BITS: 12;
 
 /** Any Signer (LocalSigner, Nip07Signer, your own), or a 32-byte secret key used for one call. */
@@ -26,29 +30,34 @@ export interface AgxRumor {
   content: string;
 }
 
+/** The clock (seconds) and the autoDepth of a new rumor. */
 export interface RumorOptions {
   now?: number;
   autoDepth?: number;
 }
 
+/** A plain message rumor (application/a2a+json); a fresh contextId (conversation) unless one is given. */
 export function createMessageRumor(
   text: string,
   author: string,
   recipient: string,
   options?: RumorOptions & { subject?: string | null; contentType?: string; contextId?: string },
 ): AgxRumor;
+/** A task request (`{t: "req", taskId, capability, payload}`) as a 3838 rumor. */
 export function createTaskRequestRumor(
   request: { taskId: string; capability: string; payload?: unknown },
   author: string,
   recipient: string,
   options?: RumorOptions,
 ): AgxRumor;
+/** A task result (`{t: "res", ...}`) as a 3838 rumor; an output too large is replaced (replacedTooLarge), a failure without `error` says "handler failed". */
 export function createTaskResultRumor(
   result: { taskId: string; status: 'completed' | 'failed'; output?: unknown; error?: string },
   author: string,
   recipient: string,
   options?: { now?: number },
 ): { rumor: AgxRumor; replacedTooLarge: boolean };
+/** A 3839 receipt ("delivered") of the message rumor `refRumorId`. */
 export function createReceiptRumor(
   refRumorId: string,
   contextId: string,
@@ -65,8 +74,10 @@ export function wrapRumor(
   options?: { now?: number; slice?: number; signal?: PoolAbortSignal },
 ): Promise<NostrEvent>;
 
+/** What an opened rumor carries. */
 export type AgxContentClass = 'text' | 'task-request' | 'task-result' | 'receipt' | 'unknown';
 
+/** The task part of a message: a request (`t: 'req'`) or a result (`t: 'res'`). */
 export interface AgxTaskEnvelope {
   t: 'req' | 'res';
   taskId: string;
@@ -77,6 +88,7 @@ export interface AgxTaskEnvelope {
   error?: string | null;
 }
 
+/** A gift wrap that passed every check of unwrap: its sender, its rumor and what the rumor says. */
 export interface AgxOpened {
   from: string;
   wrapId: string;
@@ -117,12 +129,17 @@ export class AgxSignerUnavailableError extends Error {
 /** Unavailable (retry, poll incomplete) vs bad input (discard). */
 export function isSignerUnavailable(err: unknown): boolean;
 
+/** Whether one advertised pattern (exact, `ns.*` or `*`) covers `requested`. */
 export function capabilityMatches(pattern: string, requested: string): boolean;
+/** Whether any advertised entry covers `requested` (entries that are not strings are ignored). */
 export function matchesCapability(advertised: unknown, requested: string): boolean;
+/** The handler key that services `requested`: exact, then the longest `ns.*`, then `*`; or null. */
 export function findHandler(handlerKeys: string[], requested: string): string | null;
 
+/** The authorization decision for a task request (default-deny). */
 export type AuthVerdict = 'allow' | 'deny' | 'deny-unconfigured' | 'ask-host';
 
+/** What to do with an opened rumor, and why (AgxRouter.route). */
 export interface RouteDecision {
   action: 'run-handler' | 'ask-host' | 'settle-pending' | 'drop' | 'deliver-plain';
   reason:
@@ -144,6 +161,7 @@ export interface RouteDecision {
   taskId: string;
 }
 
+/** The core's routing and authorization table (sans-IO): handlers, allow list, pending requests. mode: 'unconfigured' (default-deny), 'accept-all', 'host' (an authorize function decides) or 'allow-list'. */
 export class AgxRouter {
   constructor(mode?: 'unconfigured' | 'accept-all' | 'host' | 'allow-list');
   allow(pubkey: string, pattern: string): void;
@@ -160,6 +178,7 @@ export class AgxRouter {
   dispose(): void;
 }
 
+/** Replay protection over the core's seen store: wrap ids before decrypting, rumor ids after opening. */
 export class ReplayGuard {
   constructor(options?: { cap?: number });
   knownWrap(wrapId: string, now?: number): boolean;
@@ -179,6 +198,7 @@ export class AgxPublicError extends Error {
   constructor(message: string);
 }
 
+/** What a task handler gets besides the payload. */
 export interface AgxTaskContext {
   from: string;
   capability: string;
@@ -186,6 +206,7 @@ export interface AgxTaskContext {
   rumorId: string;
 }
 
+/** A plain message (or task traffic that took the plain path) as onMessage listeners get it. */
 export interface AgxInboundMessage {
   from: string;
   text: string;
@@ -205,10 +226,12 @@ export interface AgxInboundMessage {
   reply(text: string, options?: { subject?: string }): Promise<AgxAutoReplyResult>;
 }
 
+/** Whether an automated reply was sent, or which bound refused it. */
 export type AgxAutoReplyResult =
   | { sent: true; rumorId: string; wrapId: string; autoDepth: number }
   | { sent: false; refused: 'depth-ceiling' | 'conversation-bound' | 'peer-bound' };
 
+/** A receipt from a peer (onReceipt). */
 export interface AgxReceipt {
   from: string;
   refEventId: string;
@@ -216,6 +239,7 @@ export interface AgxReceipt {
   status: string;
 }
 
+/** A capability's handler: its return value is the task's output; throw AgxPublicError for text the peer may see. */
 export type AgxHandler = (payload: any, ctx: AgxTaskContext) => unknown | Promise<unknown>;
 /** Returning text (or {text, subject}) from a listener answers a plain message automatically. */
 export type AgxMessageListener = (
@@ -229,6 +253,7 @@ export interface SeenStore {
   setCursor(cursor: number): Promise<void>;
   close?(): Promise<void>;
 }
+/** A SeenStore in memory (the default): nothing survives a restart. */
 export class MemorySeenStore implements SeenStore {
   load(): Promise<{ entries: [string, number][]; cursor: number | null }>;
   append(entries: [string, number][]): Promise<void>;
@@ -250,7 +275,9 @@ export class IndexedDbSeenStore implements SeenStore {
   close(): Promise<void>;
 }
 
+/** AutoReplyLimiter's answer. */
 export type AutoReplyVerdict = 'allowed' | 'depth-ceiling' | 'conversation-bound' | 'peer-bound';
+/** The core's automated-reply limiter: the autoDepth ceiling plus bounds per conversation and per peer. */
 export class AutoReplyLimiter {
   constructor(options?: { maxAutoDepth?: number; perConversation?: number; perPeer?: number; peerWindow?: number });
   readonly ceiling: number;
@@ -259,8 +286,10 @@ export class AutoReplyLimiter {
   resetPeer(peer: string): void;
   dispose(): void;
 }
+/** autoDepth of an automated reply to a message of depth `inbound` (absent or unusable counts as 0). */
 export function replyDepth(inbound: unknown): number;
 
+/** Options of new AgxClient() (and createAgxAgent). */
 export interface AgxClientOptions {
   /** Any Signer: LocalSigner, Nip07Signer, a NIP-46 or KMS signer. */
   signer: Signer;
@@ -298,6 +327,7 @@ export interface AgxClientOptions {
   now?: () => number;
 }
 
+/** What one catch-up poll saw and did. */
 export interface AgxPollResult {
   complete: boolean;
   cursor: number;
@@ -310,8 +340,10 @@ export interface AgxPollResult {
   unavailable: number;
 }
 
+/** What ingest() did with one gift wrap. */
 export type AgxIngestResult = 'processed' | 'replay' | 'discarded' | 'future' | 'unavailable' | 'ignored';
 
+/** An AGX agent: sends messages and task requests, serves capabilities to the peers it authorizes, with replay protection, catch-up polls and automated-reply bounds. */
 export class AgxClient {
   constructor(options: AgxClientOptions);
   /** null until known for a non-local signer (after start() or a first send). */
@@ -354,14 +386,19 @@ export class AgxClient {
 
 /** The first name of the API: an AgxClient. */
 export type AgxAgentOptions = AgxClientOptions;
+/** The first name of AgxClient. */
 export type AgxAgent = AgxClient;
+/** The first name of the API: new AgxClient(options). */
 export function createAgxAgent(options: AgxClientOptions): AgxClient;
 
 // --- discovery
 
+/** Kind of an Agent Card (replaceable, public). */
 export const CARD_KIND: 11337;
+/** Kind of a NIP-65 relay list. */
 export const RELAY_LIST_KIND: 10002;
 
+/** A parsed, validated Agent Card. */
 export interface AgentCard {
   pubkey: string;
   id: string;
@@ -377,6 +414,7 @@ export interface AgentCard {
   nip05Error?: string;
 }
 
+/** How verifyNip05 fetches and checks hosts (injectable for tests and browsers). */
 export interface Nip05Options {
   fetch?: (url: string, init: any) => Promise<any>;
   /** host => addresses; null: no DNS check (browsers). */
@@ -385,30 +423,39 @@ export interface Nip05Options {
   timeout?: number;
 }
 
+/** Publishes our Agent Card (public). Caps: org 200 characters, nip05 253, 64 capabilities of 200, 10 relays; AGX_CARD_INVALID otherwise. */
 export function publishAgentCard(
   signer: Signer,
   pool: RelayPool,
   card: { org?: string; nip05?: string | null; capabilities?: string[]; relays?: string[]; relaysToPublish?: string[]; now?: number; timeout?: number },
 ): Promise<{ event: NostrEvent; results: PublishResult[] }>;
+/** Validates a card event with the reference's caps; throws NostrError AGX_CARD_INVALID. */
 export function parseAgentCard(event: NostrEvent): AgentCard;
+/** The newest valid Agent Card of `peer` (npub or hex), or null; `verifyNip05` also checks its NIP-05 handle. */
 export function fetchAgentCard(
   pool: RelayPool,
   peer: string,
   options?: Nip05Options & { relays?: string[]; verifyNip05?: boolean },
 ): Promise<AgentCard | null>;
+/** NIP-09 deletion of our Agent Card(s): best-effort, relays need not honor it. */
 export function retractAgentCard(
   signer: Signer,
   pool: RelayPool,
   options?: { reason?: string; relays?: string[]; now?: number; timeout?: number },
 ): Promise<{ event: NostrEvent | null; results: PublishResult[]; retracted: string[] }>;
+/** name@domain as { name, domain, url } (the https nostr.json URL); throws AGX_NIP05_INVALID, also for hosts not public by their spelling. */
 export function parseNip05(identifier: string): { name: string; domain: string; url: string };
+/** Whether `identifier`'s nostr.json maps its name to `pubkey`: https only, public hosts, no redirects, 100 KB, 5 s. Throws NostrError AGX_NIP05_* when the check cannot be made. */
 export function verifyNip05(identifier: string, pubkey: string, options?: Nip05Options): Promise<boolean>;
+/** True for addresses no public NIP-05 host has (loopback, private, link-local, CGNAT, multicast, unique-local...). */
 export function isPrivateAddress(ip: string): boolean;
+/** Publishes our NIP-65 relay list (kind 10002). */
 export function publishRelayList(
   signer: Signer,
   pool: RelayPool,
   options: { relays: (string | { url: string; read?: boolean; write?: boolean })[]; relaysToPublish?: string[]; now?: number; timeout?: number },
 ): Promise<{ event: NostrEvent; results: PublishResult[] }>;
+/** The newest NIP-65 relay list of `peer`, or null; `read` is where to send to it. */
 export function resolveRelayList(
   pool: RelayPool,
   peer: string,

@@ -7,6 +7,7 @@ export interface AbortSignalLike {
   readonly reason?: unknown;
 }
 
+/** Options of minePow and minePowAsync. */
 export interface MinePowOptions {
   /** Checked between slices: aborting rejects (async) or throws (sync) with the signal's reason. */
   signal?: AbortSignalLike;

@@ -1,13 +1,21 @@
 // NIP-19 bech32 entities: the same names and shapes as nostr-tools' nip19 module.
 
+/** An `nprofile1…` string (a ProfilePointer). */
 export type NProfile = `nprofile1${string}`;
+/** An `nevent1…` string (an EventPointer). */
 export type NEvent = `nevent1${string}`;
+/** An `naddr1…` string (an AddressPointer). */
 export type NAddr = `naddr1${string}`;
+/** An `nsec1…` string (a secret key: keep it out of logs). */
 export type NSec = `nsec1${string}`;
+/** An `npub1…` string (a public key). */
 export type NPub = `npub1${string}`;
+/** A `note1…` string (an event id). */
 export type Note = `note1${string}`;
+/** An `ncryptsec1…` string (NIP-49; recognized by NostrTypeGuard). */
 export type Ncryptsec = `ncryptsec1${string}`;
 
+/** Type guards (nostr-tools' names): prefix and bech32 characters (and length for npub/nsec), not the checksum. */
 export declare const NostrTypeGuard: {
   isNProfile: (value?: string | null) => value is NProfile;
   isNEvent: (value?: string | null) => value is NEvent;
@@ -21,12 +29,14 @@ export declare const NostrTypeGuard: {
 /** Longest bech32 string encoded or decoded (nostr-tools' limit; BIP-173 alone allows 90). */
 export declare const Bech32MaxSize: 5000;
 
+/** What an nprofile carries. */
 export interface ProfilePointer {
   /** 32-byte hex public key. */
   pubkey: string;
   relays?: string[];
 }
 
+/** What an nevent carries. */
 export interface EventPointer {
   /** 32-byte hex event id. */
   id: string;
@@ -37,6 +47,7 @@ export interface EventPointer {
   kind?: number;
 }
 
+/** What an naddr carries: an addressable (or replaceable) event by kind, author and `d` tag. */
 export interface AddressPointer {
   /** The `d` tag of the addressable event; empty for plain replaceable events. */
   identifier: string;
@@ -46,17 +57,25 @@ export interface AddressPointer {
   relays?: string[];
 }
 
+/** decode() of an nprofile. */
 export type DecodedNprofile = { type: 'nprofile'; data: ProfilePointer & { relays: string[] } };
+/** decode() of an nevent. */
 export type DecodedNevent = {
   type: 'nevent';
   /** `author` and `kind` are present as keys, `undefined` when the string does not carry them. */
   data: EventPointer & { relays: string[] };
 };
+/** decode() of an naddr. */
 export type DecodedNaddr = { type: 'naddr'; data: AddressPointer & { relays: string[] } };
+/** decode() of an nsec: the 32-byte secret key. */
 export type DecodedNsec = { type: 'nsec'; data: Uint8Array };
+/** decode() of an npub: the hex public key. */
 export type DecodedNpub = { type: 'npub'; data: string };
+/** decode() of a note: the hex event id. */
 export type DecodedNote = { type: 'note'; data: string };
+/** Anything decode() returns. */
 export type DecodedResult = DecodedNevent | DecodedNprofile | DecodedNaddr | DecodedNpub | DecodedNsec | DecodedNote;
+/** decodeNostrURI()'s answer for a string that does not decode. */
 export type DecodedInvalid = { type: 'invalid'; data: null };
 
 /**
@@ -86,6 +105,7 @@ export declare function nsecEncode(key: Uint8Array): NSec;
 export declare function npubEncode(hex: string): NPub;
 /** Throws NostrError INVALID_HEX or INVALID_LENGTH. */
 export declare function noteEncode(hex: string): Note;
+/** Bech32 of raw bytes under any prefix (no TLV). Throws NostrError (INVALID_ARGUMENT, BECH32_*). */
 export declare function encodeBytes<Prefix extends string>(prefix: Prefix, bytes: Uint8Array): `${Prefix}1${string}`;
 /**
  * TLV encoders (spec order). Besides INVALID_HEX / INVALID_LENGTH they throw TLV_INVALID (a relay
@@ -93,5 +113,7 @@ export declare function encodeBytes<Prefix extends string>(prefix: Prefix, bytes
  * 5000 characters) and INVALID_ARGUMENT (wrong types, kind outside 0..2^32-1).
  */
 export declare function nprofileEncode(profile: ProfilePointer): NProfile;
+/** An nevent of an event pointer (same errors as nprofileEncode). */
 export declare function neventEncode(event: EventPointer): NEvent;
+/** An naddr of an address pointer (same errors as nprofileEncode). */
 export declare function naddrEncode(addr: AddressPointer): NAddr;

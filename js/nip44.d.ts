@@ -20,6 +20,7 @@ export function encrypt(plaintext: string, conversationKey: Uint8Array, nonce?: 
  */
 export function decrypt(payload: string, conversationKey: Uint8Array): string;
 
+/** The same functions under nostr-tools' `nip44.v2` names. */
 export const v2: {
   utils: {
     getConversationKey: typeof getConversationKey;

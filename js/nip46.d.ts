@@ -7,6 +7,7 @@ import type { Signer } from './signer.js';
 /** NIP-46 requests and responses. */
 export const NOSTR_CONNECT_KIND: 24133;
 
+/** What a bunker:// URI names: the remote signer, its relays and the connection secret. */
 export interface BunkerPointer {
   /** The remote-signer pubkey (hex). */
   pubkey: string;
@@ -14,6 +15,7 @@ export interface BunkerPointer {
   secret: string | null;
 }
 
+/** What a nostrconnect:// URI carries: the client's key, relays, secret and app metadata. */
 export interface NostrConnectParams {
   clientPubkey: string;
   relays: string[];
@@ -26,10 +28,12 @@ export interface NostrConnectParams {
 
 /** Throws NostrError INVALID_ARGUMENT (the message never repeats the URI: it may hold the secret). */
 export function parseBunkerURI(uri: string): BunkerPointer;
+/** The bunker:// URI of a pointer (the secret, when given, is in it: treat the URI as a credential). */
 export function toBunkerURL(pointer: { pubkey: string; relays: string[]; secret?: string | null }): string;
 /** The secret is required. Throws INVALID_ARGUMENT. */
 export function parseNostrConnectURI(uri: string): Required<Pick<NostrConnectParams, 'clientPubkey' | 'relays' | 'secret' | 'perms'>> &
   Pick<NostrConnectParams, 'name' | 'url' | 'image'>;
+/** The nostrconnect:// URI for an app to show (a QR code). Throws INVALID_ARGUMENT. */
 export function createNostrConnectURI(params: NostrConnectParams): string;
 
 /**
@@ -46,12 +50,14 @@ export interface Nip46Error extends NostrError {
   remoteError?: string;
 }
 
+/** Per-request options of Nip46Signer. */
 export interface Nip46CallOptions {
   /** ms until SIGNER_UNAVAILABLE; default: the signer's requestTimeout. Paused by auth_url. */
   timeout?: number;
   signal?: PoolAbortSignal;
 }
 
+/** Options of Nip46Signer.connect and nostrConnect: the pool and the separate connect, request and approval timeouts. */
 export interface Nip46SignerOptions {
   /** Default: a RelayPool of its own, closed by close(). */
   pool?: RelayPool;
@@ -81,6 +87,7 @@ export interface Nip46SignerOptions {
   timers?: { setTimeout?: (fn: () => void, ms: number) => unknown; clearTimeout?: (id: any) => void };
 }
 
+/** Options of Nip46Signer.nostrConnect: the relays and metadata of the URI. */
 export interface NostrConnectOptions extends Nip46SignerOptions {
   /** Where the remote signer should answer. */
   relays: string[];
@@ -91,6 +98,7 @@ export interface NostrConnectOptions extends Nip46SignerOptions {
   image?: string;
 }
 
+/** A nostrconnect:// offer waiting for a remote signer. */
 export interface NostrConnectSession {
   /** nostrconnect://… to show the user. */
   uri: string;
@@ -133,6 +141,7 @@ export class Nip46Signer implements Signer {
   close(): Promise<void>;
 }
 
+/** A client's request as the bunker's authorize callback sees it. */
 export interface BunkerRequest {
   method: string;
   /** connect: [remote-signer pubkey] (never the secret). */
@@ -147,11 +156,13 @@ export interface BunkerRequest {
   url?: string;
 }
 
+/** What authorize can do while the user decides. */
 export interface BunkerAuthorizeContext {
   /** Sends the NIP-46 auth_url answer now (the client pauses its request clock). */
   sendAuthUrl(url: string): Promise<void>;
 }
 
+/** Options of startBunker. */
 export interface BunkerOptions {
   /** The user's key. */
   signer: Signer;
@@ -168,6 +179,7 @@ export interface BunkerOptions {
   switchRelays?: string[];
 }
 
+/** A running bunker (startBunker). */
 export interface Bunker {
   /** The remote-signer pubkey. */
   readonly pubkey: string;

@@ -8,7 +8,9 @@
 import type { NostrEvent, UnsignedEvent } from './index.js';
 import type { Signer } from './signer.js';
 
+/** Kind of a seal (the signed, encrypted rumor). */
 export const SEAL_KIND: 13;
+/** Kind of a gift wrap (the seal, encrypted and signed by a one-time key). */
 export const GIFT_WRAP_KIND: 1059;
 
 /** An unsigned event with its id (NIP-59 "Rumor"). */
@@ -17,16 +19,19 @@ export type Rumor = UnsignedEvent & { id: string };
 /** What createRumor and wrapEvent accept: kind is required; created_at, tags, content default. */
 export type RumorTemplate = Partial<UnsignedEvent> & { kind: number };
 
+/** The clock of the wrapping functions (seal and wrap created_at are drawn up to two days before it). */
 export interface ClockOptions {
   /** Current time in seconds; defaults to Date.now() / 1000. */
   now?: number;
 }
 
+/** Options of createWrap, wrapEvent and wrapManyEvents. */
 export interface WrapOptions extends ClockOptions {
   /** Tags added to the gift wrap after ["p", recipient] (e.g. ["expiration", ...]). */
   extraTags?: string[][];
 }
 
+/** Options of unwrapEvent and unwrapManyEvents. */
 export interface UnwrapOptions {
   /** Also require the rumor to p-tag the recipient (NIP59_NOT_FOR_RECIPIENT). */
   requireRecipientTag?: boolean;
@@ -38,9 +43,11 @@ export interface UnwrapOptions {
   verifyWrap?: boolean;
 }
 
+/** The rumor of a template: its author's pubkey and its id, unsigned. */
 export function createRumor(event: RumorTemplate, secretKey: Uint8Array, options?: ClockOptions): Rumor;
 export function createRumor(event: RumorTemplate, signer: Signer, options?: ClockOptions): Promise<Rumor>;
 
+/** The seal (kind 13) of a rumor for a recipient: the rumor NIP-44-encrypted and signed by its author. */
 export function createSeal(rumor: Rumor, secretKey: Uint8Array, recipientPublicKey: string, options?: ClockOptions): NostrEvent;
 export function createSeal(rumor: Rumor, signer: Signer, recipientPublicKey: string, options?: ClockOptions): Promise<NostrEvent>;
 
@@ -52,6 +59,7 @@ export function createWrap(
   options?: ClockOptions,
 ): NostrEvent;
 
+/** Rumor, seal and gift wrap in one call: the kind 1059 event to publish for the recipient. */
 export function wrapEvent(event: RumorTemplate, secretKey: Uint8Array, recipientPublicKey: string, options?: WrapOptions): NostrEvent;
 export function wrapEvent(event: RumorTemplate, signer: Signer, recipientPublicKey: string, options?: WrapOptions): Promise<NostrEvent>;
 
@@ -69,6 +77,7 @@ export function wrapManyEvents(
   options?: WrapOptions,
 ): Promise<NostrEvent[]>;
 
+/** Opens a gift wrap addressed to this key: checks every layer and returns the rumor (see the module's error codes). */
 export function unwrapEvent(wrap: NostrEvent, secretKey: Uint8Array, options?: UnwrapOptions): Rumor;
 export function unwrapEvent(wrap: NostrEvent, signer: Signer, options?: UnwrapOptions): Promise<Rumor>;
 

@@ -10,6 +10,7 @@ export const KINDS: Readonly<{
   info: 31340;
 }>;
 
+/** The seed's error codes (ai.error `code`), as AgentError carries them. */
 export type AgentErrorCode =
   | 'UNSUPPORTED_ENCRYPTION'
   | 'UNSUPPORTED_MODEL'
@@ -28,13 +29,16 @@ export type AgentErrorCode =
   | 'INVALID_SEQUENCE'
   | 'INTERNAL_ERROR';
 
+/** Every AgentErrorCode. */
 export const ERROR_CODES: readonly AgentErrorCode[];
 
+/** What validatePayload answers. */
 export type PayloadVerdict = { ok: true } | { ok: false; code: 'PARSE_ERROR' | 'INVALID_SCHEMA'; message: string };
 
 /** Checks a decrypted payload against the seed's JSON Schema for `kind`. */
 export function validatePayload(kind: number, payload: string | object): PayloadVerdict;
 
+/** What ClientRun.onEvent did with one event of the run. */
 export type RunUpdate =
   | { type: 'status'; status: { ver: 1; state: 'thinking' | 'tool_use' | 'done'; progress?: number; info?: string } }
   | { type: 'delta'; thinking?: string }
@@ -43,6 +47,7 @@ export type RunUpdate =
   | { type: 'ignored'; reason: string }
   | { type: 'rejected'; reason: string; code: AgentErrorCode };
 
+/** The run's winning terminal: an ai.response (25803) or an ai.error (25805). */
 export interface RunTerminal {
   kind: 25803 | 25805;
   eventId: string;
@@ -61,6 +66,7 @@ export class ClientRun {
   dispose(): void;
 }
 
+/** An event for the agent to encrypt, sign and publish. */
 export interface Outgoing {
   kind: number;
   tags: string[][];

@@ -1,6 +1,7 @@
 // nostr-agents/relay-server: the local dev relay, in-process (Node only).
 import type { NostrEvent, Filter } from './index.js';
 
+/** A per-connection token bucket. */
 export interface RateLimit {
   /** Tokens added per second (one EVENT, REQ or COUNT costs one). Default 1000. */
   rate?: number;
@@ -8,6 +9,7 @@ export interface RateLimit {
   burst?: number;
 }
 
+/** The AGX write policy for gift wraps (`agxPolicy`). */
 export interface AgxPolicyOptions {
   /** Minimum leading zero bits of a gift wrap id. Default 12. */
   minPow?: number;
@@ -27,6 +29,7 @@ export interface StoredRecord {
   expiresAt?: number;
 }
 
+/** Where a relay keeps events: MemoryStore, SqliteStore or your own. */
 export interface EventStore {
   readonly kind: 'sqlite' | 'memory';
   readonly size: number;
@@ -40,6 +43,7 @@ export interface EventStore {
   close(): void;
 }
 
+/** Options of startRelay (the CLI's `relay` flags). */
 export interface RelayOptions {
   /** Port to listen on; 0 (default) picks a free one. */
   port?: number;
@@ -73,6 +77,7 @@ export interface RelayOptions {
   log?: (line: string) => void;
 }
 
+/** The NIP-11 document the dev relay serves. */
 export interface RelayInfoDocument {
   name: string;
   description: string;
@@ -94,6 +99,7 @@ export interface RelayInfoDocument {
   [field: string]: unknown;
 }
 
+/** A started dev relay. */
 export interface RunningRelay {
   /** ws://host:port */
   readonly url: string;
@@ -109,11 +115,13 @@ export interface RunningRelay {
   close(): Promise<void>;
 }
 
+/** Starts the dev relay (NIP-01, 09, 11, 40, 42) on `host:port`; resolves once it listens. */
 export function startRelay(options?: RelayOptions): Promise<RunningRelay>;
 
 /** SQLite by default (in `db`, or in memory); `memory: true` for the JS store; falls back to memory when better-sqlite3 is missing. */
 export function openStore(options?: { db?: string; memory?: boolean; log?: (line: string) => void }): EventStore;
 
+/** Events in a plain JS in-memory store. */
 export class MemoryStore implements EventStore {
   readonly kind: 'memory';
   readonly size: number;
@@ -127,6 +135,7 @@ export class MemoryStore implements EventStore {
   close(): void;
 }
 
+/** Events in SQLite through better-sqlite3 (an optional peer dependency), in `file` or in memory. */
 export class SqliteStore implements EventStore {
   constructor(file?: string);
   readonly kind: 'sqlite';
@@ -141,6 +150,7 @@ export class SqliteStore implements EventStore {
   close(): void;
 }
 
+/** The relay's default limits and settings. */
 export const DEFAULTS: Readonly<{
   port: number;
   host: string;
@@ -154,4 +164,5 @@ export const DEFAULTS: Readonly<{
   purgeIntervalMs: number;
 }>;
 
+/** The AGX policy's defaults: 12 bits of PoW, expiration at most 31 days ahead. */
 export const AGX_DEFAULTS: Readonly<Required<AgxPolicyOptions>>;

@@ -22,6 +22,7 @@ export interface PoolSigner {
   signEvent(template: EventTemplate): Promise<NostrEvent>;
 }
 
+/** Exponential backoff with jitter between reconnection attempts. */
 export interface BackoffOptions {
   /** First delay, ms. */
   initialDelay?: number;
@@ -33,6 +34,7 @@ export interface BackoffOptions {
   jitter?: number;
 }
 
+/** How the pool reconnects to a relay that dropped or could not be reached. */
 export interface ReconnectOptions extends BackoffOptions {
   /** A connection open this long (ms) resets the attempt count. */
   stableAfter?: number;
@@ -49,6 +51,7 @@ export type WebSocketConstructor = new (url: string) => {
   close(code?: number, reason?: string): void;
 };
 
+/** Options of new RelayPool(). */
 export interface RelayPoolOptions {
   /** Relays used when a call names none. */
   relays?: string[];
@@ -94,8 +97,10 @@ export interface RelayPoolOptions {
   random?: () => number;
 }
 
+/** The state of the pool's connection to one relay (the 'status' event reports each change). */
 export type RelayState = 'connecting' | 'open' | 'authenticating' | 'auth-required' | 'backing-off' | 'closed';
 
+/** A relay's NIP-11 document; unknown fields are kept. */
 export interface RelayInfoDocument {
   name?: string;
   description?: string;
@@ -119,6 +124,7 @@ export interface RelayInfoDocument {
   [field: string]: unknown;
 }
 
+/** What the pool knows about one relay: pool.status(url). */
 export interface RelayStatus {
   relay: string;
   state: RelayState;
@@ -134,10 +140,12 @@ export interface RelayStatus {
   info?: RelayInfoDocument | null;
 }
 
+/** The 'status' event: a relay's new state and the one before. */
 export interface RelayStatusEvent extends RelayStatus {
   previous: RelayState;
 }
 
+/** Why a received frame delivered nothing (counted in pool.stats.dropped). */
 export type DropReason = 'duplicate' | 'not-matching' | 'bad-signature' | 'malformed' | 'unknown-subscription';
 
 /** A received frame that delivered nothing, and why. */
@@ -164,6 +172,7 @@ export type Reason =
   | 'restricted'
   | 'unknown';
 
+/** Why a subscription, or one relay's part of it, ended. */
 export interface CloseReason {
   /** '' when not about one relay (closed by the caller, the pool closed, aborted). */
   relay: string;
@@ -174,6 +183,7 @@ export interface CloseReason {
   code?: string;
 }
 
+/** Options of pool.subscribe (and, without the callbacks, query and get). */
 export interface SubscribeOptions {
   relays?: string[];
   /** A label for the subscription id. */
@@ -188,6 +198,7 @@ export interface SubscribeOptions {
   signal?: PoolAbortSignal;
 }
 
+/** A live subscription across relays (pool.subscribe): iterate it, or pass onevent. */
 export class Subscription implements AsyncIterable<NostrEvent> {
   readonly id: string;
   readonly filters: Filter[];
@@ -201,8 +212,10 @@ export class Subscription implements AsyncIterable<NostrEvent> {
   [Symbol.asyncIterator](): AsyncIterableIterator<NostrEvent>;
 }
 
+/** A relay's outcome for one published event. */
 export type PublishStatus = 'accepted' | 'rejected' | 'timeout' | 'unreachable' | 'aborted';
 
+/** One relay's outcome of pool.publish. */
 export interface PublishResult {
   relay: string;
   status: PublishStatus;
@@ -215,6 +228,7 @@ export interface PublishResult {
   attempts: number;
 }
 
+/** Options of pool.publish. */
 export interface PublishOptions {
   relays?: string[];
   /** ms per relay, waiting for a reconnecting relay and retries included. */
@@ -225,17 +239,20 @@ export interface PublishOptions {
   onresult?: (result: PublishResult) => void;
 }
 
+/** Counters of received frames: delivered events and drops by reason. */
 export interface PoolStats {
   frames: number;
   delivered: number;
   dropped: Record<DropReason, number>;
 }
 
+/** Connections to many relays (nostr-tools' SimplePool shapes): reconnects with backoff, resubscribes, verifies and dedupes events, answers NIP-42. close() leaves no timer or socket. */
 export class RelayPool {
   constructor(options?: RelayPoolOptions);
   readonly closed: boolean;
   readonly stats: PoolStats;
 
+  /** Opens a subscription on the relays (default: the pool's); events are verified, match their filter and come once. */
   subscribe(filters: Filter | Filter[], options?: SubscribeOptions): Subscription;
   /** Stored events until EOSE (or maxWait). Rejects RELAY_CLOSED when every relay refused, ABORTED. */
   query(filters: Filter | Filter[], options?: Omit<SubscribeOptions, 'onevent' | 'oneose' | 'onclose'>): Promise<NostrEvent[]>;
@@ -246,10 +263,13 @@ export class RelayPool {
 
   /** Connects now; RELAY_UNREACHABLE after `timeout`. */
   ensureRelay(url: string, options?: { timeout?: number; signal?: PoolAbortSignal }): Promise<RelayStatus>;
+  /** One relay's status, or every relay's. */
   status(url: string): RelayStatus;
   status(): RelayStatus[];
+  /** The relay's NIP-11 document, fetched once per pool (again after a failure). */
   relayInfo(url: string): Promise<RelayInfoDocument>;
 
+  /** Listens to 'status', 'notice', 'drop' or 'error' events; returns the function that stops listening. */
   on(type: 'status', listener: (event: RelayStatusEvent) => void): () => void;
   on(type: 'notice', listener: (event: { relay: string; message: string }) => void): () => void;
   on(type: 'drop', listener: (event: DropEvent) => void): () => void;
@@ -281,9 +301,12 @@ export class SubscriptionMachine {
   delete(): void;
 }
 
+/** Fetches and parses a relay's NIP-11 document. Errors: RELAY_INFO_UNAVAILABLE, RELAY_INFO_INVALID, RELAY_TIMEOUT, ABORTED. */
 export function fetchRelayInfo(url: string, options?: { signal?: PoolAbortSignal; timeout?: number; fetch?: FetchLike }): Promise<RelayInfoDocument>;
+/** The http(s) URL of a relay's NIP-11 document (ws -> http, wss -> https). */
 export function relayInfoUrl(url: string): string;
 
+/** A decoded relay-to-client frame. */
 export type RelayMessage =
   | { type: 'EVENT'; subId: string; event: NostrEvent }
   | { type: 'OK'; eventId: string; accepted: boolean; reason: Reason; message: string; text: string }
@@ -293,6 +316,7 @@ export type RelayMessage =
   | { type: 'AUTH'; challenge: string }
   | { type: 'COUNT'; subId: string; count: number; approximate: boolean };
 
+/** A decoded client-to-relay frame. */
 export type ClientMessage =
   | { type: 'EVENT'; event: NostrEvent }
   | { type: 'REQ'; subId: string; filters: Filter[] }
@@ -302,13 +326,21 @@ export type ClientMessage =
 
 /** Relay-to-client frame (not verified). Throws NostrError RELAY_FRAME_*, INVALID_EVENT, INVALID_FILTER... */
 export function decodeRelayMessage(frame: string, options?: { maxBytes?: number }): RelayMessage;
+/** Client-to-relay frame (what a relay reads). Throws NostrError RELAY_FRAME_*, INVALID_EVENT, INVALID_FILTER... */
 export function decodeClientMessage(frame: string, options?: { maxBytes?: number }): ClientMessage;
+/** The `["REQ", subId, ...filters]` frame. */
 export function encodeReq(subId: string, filters: Filter | Filter[]): string;
+/** The NIP-45 `["COUNT", subId, ...filters]` frame. */
 export function encodeCount(subId: string, filters: Filter | Filter[]): string;
+/** The `["CLOSE", subId]` frame. */
 export function encodeClose(subId: string): string;
+/** The `["EVENT", event]` frame. */
 export function encodeEvent(event: NostrEvent): string;
+/** The NIP-42 `["AUTH", event]` frame. */
 export function encodeAuth(event: NostrEvent): string;
+/** The machine-readable prefix of an OK or CLOSED message (`rate-limited: slow down`), and whether a retry may help. */
 export function parseReason(message: string): { reason: Reason; prefix: string; text: string; transient: boolean };
+/** One canonical spelling of a relay URL (lowercase scheme and host, no default port...). Throws NostrError RELAY_URL_INVALID for anything but a ws(s) URL. */
 export function normalizeRelayUrl(url: string): string;
 /** The unsigned NIP-42 kind 22242 event answering `challenge`. */
 export function makeAuthEvent(relayUrl: string, challenge: string, createdAt?: number): EventTemplate;

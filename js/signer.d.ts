@@ -26,6 +26,7 @@ export interface WindowNostr {
 export class LocalSigner implements Signer {
   /** Copies a 32-byte secret key into wasm memory, or generates one when none is given. */
   constructor(secretKey?: Uint8Array);
+  /** A signer on a fresh random key. */
   static generate(): LocalSigner;
   /** Hex public key (throws SIGNER_DISPOSED after dispose()). */
   readonly publicKey: string;
@@ -34,6 +35,7 @@ export class LocalSigner implements Signer {
   signEvent(template: EventTemplate): Promise<NostrEvent>;
   nip44Encrypt(pubkey: string, plaintext: string): Promise<string>;
   nip44Decrypt(pubkey: string, payload: string): Promise<string>;
+  /** Wipes the key from wasm memory (and its cached NIP-44 conversation keys); idempotent. */
   dispose(): void;
 }
 
@@ -45,7 +47,9 @@ export class LocalSigner implements Signer {
 export class Nip07Signer implements Signer {
   /** Defaults to window.nostr, looked up at each call. */
   constructor(nostr?: WindowNostr);
+  /** True when an extension is there (window.nostr, or the one given). */
   readonly available: boolean;
+  /** True when the extension offers nip44.encrypt and nip44.decrypt. */
   readonly supportsNip44: boolean;
   getPublicKey(): Promise<string>;
   signEvent(template: EventTemplate): Promise<NostrEvent>;

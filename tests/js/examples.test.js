@@ -1,0 +1,274 @@
+// Every example under examples/ runs as a user would run it: the Node ones as child processes
+// against our dev relay, the pages in headless Chromium, served next to a node_modules/nostr-agents
+// that is this package (the import map of each page points there), the NIP-07 page with an
+// injected window.nostr whose key lives in this process.
+import { test, before, after, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { init, generateSecretKey, getPublicKey, finalizeEvent, LocalSigner, RelayPool, nip19, prompt } from 'nostr-agents';
+import { launchChromium, CHROMIUM_PATH } from '../support/chromium.js';
+import { startStaticServer } from '../support/static-server.js';
+import { startDevRelay } from '../support/relays.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const EXAMPLES = path.join(ROOT, 'examples');
+
+/**
+ * Runs `node examples/<file>` with `env` added. `line(re)` resolves with the first stdout or stderr
+ * line matching `re`; `exit` resolves with { code, signal, stdout, stderr }.
+ */
+function runExample(file, env = {}, args = []) {
+  const child = spawn(process.execPath, [path.join(EXAMPLES, file), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const out = { stdout: '', stderr: '' };
+  const waiters = [];
+  const feed = (stream) => (chunk) => {
+    out[stream] += chunk;
+    for (const w of waiters.slice()) {
+      const m = w.re.exec(out.stdout + '\n' + out.stderr);
+      if (m) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(m);
+      }
+    }
+  };
+  child.stdout.setEncoding('utf8').on('data', feed('stdout'));
+  child.stderr.setEncoding('utf8').on('data', feed('stderr'));
+  const exit = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal, ...out })));
+  exit.then((r) => {
+    for (const w of waiters.splice(0)) w.reject(new Error(`${file} exited (${r.code ?? r.signal}) before printing ${w.re}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`));
+  });
+  return {
+    child,
+    exit,
+    line(re) {
+      const m = re.exec(out.stdout + '\n' + out.stderr);
+      if (m) return Promise.resolve(m);
+      return new Promise((resolve, reject) => waiters.push({ re, resolve, reject }));
+    },
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+      return exit;
+    },
+  };
+}
+
+// Every file of examples/, and the test that runs it (a new example needs a test here).
+const COVERED = {
+  'quickstart.mjs': 'examples/quickstart.mjs runs',
+  'agent.mjs': 'examples/agent.mjs',
+  'agx-responder.mjs': 'examples/agx-*.mjs',
+  'agx-requester.mjs': 'examples/agx-*.mjs',
+  'browser-chat.html': 'browser-chat.html chats',
+  'browser-chat.js': 'browser-chat.html chats',
+  'nip07.html': 'nip07.html signs',
+  'nip07.js': 'nip07.html signs',
+};
+
+test('every example is run by this file, and imports the package by its name only', () => {
+  const files = readdirSync(EXAMPLES).sort();
+  assert.deepEqual(files, Object.keys(COVERED).sort(), 'examples/ and the COVERED list of tests/js/examples.test.js differ');
+  const self = readFileSync(fileURLToPath(import.meta.url), 'utf8');
+  for (const [file, title] of Object.entries(COVERED)) assert.ok(self.includes(`test('${title}`), `${file}: no test titled "${title}..."`);
+  for (const file of files.filter((f) => /\.m?js$/.test(f))) {
+    const source = readFileSync(path.join(EXAMPLES, file), 'utf8');
+    const specifiers = [...source.matchAll(/\bfrom\s+'([^']+)'|\bimport\(\s*'([^']+)'/g)].map((m) => m[1] ?? m[2]);
+    assert.ok(specifiers.length > 0, `${file} imports nothing`);
+    for (const spec of specifiers) assert.match(spec, /^(nostr-agents(\/[a-z-]+)?|node:[a-z/]+)$/, `${file} imports ${spec}: examples import the package as a user would`);
+  }
+  for (const page of files.filter((f) => f.endsWith('.html'))) {
+    const html = readFileSync(path.join(EXAMPLES, page), 'utf8');
+    assert.match(html, /"nostr-agents": "\.\.\/node_modules\/nostr-agents\/dist\/index\.browser\.js"/, `${page}: the import map points at the installed package`);
+  }
+});
+
+let relay;
+before(async () => {
+  await init();
+  relay = await startDevRelay({ memory: true });
+});
+after(async () => {
+  await relay?.close();
+});
+
+test('examples/quickstart.mjs runs and every step checks out', { timeout: 60_000 }, async () => {
+  const r = await runExample('quickstart.mjs').exit;
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /: verify -> true/);
+  assert.match(r.stdout, /tampered copy: verify -> false/);
+  assert.match(r.stdout, /bob decrypts: meet at noon/);
+  assert.match(r.stdout, /bob unwraps: "a private hello" from alice/);
+});
+
+test('examples/agent.mjs: a Node agent answers a prompt through the relay and stops on SIGINT', { timeout: 60_000 }, async () => {
+  const agent = runExample('agent.mjs', { NOSTR_RELAY: relay.url });
+  const pool = new RelayPool({ relays: [relay.url] });
+  const signer = LocalSigner.generate();
+  try {
+    const [, npub] = await agent.line(/agent (npub1[02-9ac-hj-np-z]+) listening on (\S+)/);
+    const run = prompt({ pool, signer, agent: nip19.decode(npub).data, message: 'hello from a test' });
+    const deltas = [];
+    for await (const u of run) if (u.type === 'delta') deltas.push(u.text);
+    const { text } = await run.result;
+    assert.equal(text, 'You said: hello from a test');
+    assert.ok(deltas.length >= 2, `streamed: ${JSON.stringify(deltas)}`);
+    const r = await agent.stop();
+    assert.equal(r.code, 0, `exit ${r.code ?? r.signal}: ${r.stderr}`);
+  } finally {
+    agent.child.kill('SIGKILL');
+    pool.close();
+    signer.dispose();
+  }
+});
+
+test('examples/agx-*.mjs: the requester gets the responder\'s output; a peer it does not allow gets nothing', { timeout: 90_000 }, async () => {
+  const allowedKey = generateSecretKey();
+  const responder = runExample('agx-responder.mjs', { NOSTR_RELAY: relay.url, AGX_ALLOW: nip19.npubEncode(getPublicKey(allowedKey)) });
+  try {
+    const [, peer] = await responder.line(/responder (npub1[02-9ac-hj-np-z]+) listening/);
+    const ok = await runExample('agx-requester.mjs', { NOSTR_RELAY: relay.url, AGX_PEER: peer, AGX_NSEC: nip19.nsecEncode(allowedKey) }, ['4200']).exit;
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.deepEqual(JSON.parse(ok.stdout.trim()), { approved: true });
+    await responder.line(/invoice\.review from npub1\S+: amount 4200/);
+
+    // Another key: default-deny, so no reply at all, and the requester times out.
+    const denied = await runExample('agx-requester.mjs', { NOSTR_RELAY: relay.url, AGX_PEER: peer, AGX_TIMEOUT: '3000' }).exit;
+    assert.equal(denied.code, 1, denied.stdout);
+    assert.match(denied.stderr, /AGX_TIMEOUT/);
+    assert.equal(denied.stdout, '');
+    const r = await responder.stop();
+    assert.equal(r.code, 0, `exit ${r.code ?? r.signal}: ${r.stderr}`);
+    assert.doesNotMatch(r.stdout, /amount undefined/);
+  } finally {
+    responder.child.kill('SIGKILL');
+    allowedKey.fill(0);
+  }
+});
+
+describe('the example pages in headless Chromium', () => {
+  let browser;
+  let server;
+  let site;
+  const problems = [];
+
+  const ready = (page) =>
+    page.waitForSelector('body[data-ready="true"]', { state: 'attached', timeout: 30_000 }).catch((err) => {
+      throw new Error(`${page.url()} never got ready: ${err.message}\n${problems.join('\n')}`);
+    });
+  const open = async (url) => {
+    const page = await browser.context.newPage();
+    page.on('console', (msg) => {
+      if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console.${msg.type()}: ${msg.text()}`);
+    });
+    page.on('pageerror', (err) => problems.push(`pageerror: ${err.stack || err.message}`));
+    page.on('response', (res) => {
+      if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
+    });
+    if (url) await page.goto(url);
+    return page;
+  };
+
+  before(async () => {
+    if (!existsSync(CHROMIUM_PATH)) throw new Error(`no Chromium at ${CHROMIUM_PATH} (apt-get install chromium)`);
+    // A user's site: their pages next to node_modules/nostr-agents (here: this package's files).
+    site = mkdtempSync(path.join(tmpdir(), 'nostr-agents-examples-'));
+    symlinkSync(EXAMPLES, path.join(site, 'examples'));
+    const pkg = path.join(site, 'node_modules', 'nostr-agents');
+    mkdirSync(pkg, { recursive: true });
+    for (const entry of ['package.json', 'js', 'dist']) symlinkSync(path.join(ROOT, entry), path.join(pkg, entry));
+    [browser, server] = await Promise.all([launchChromium(), startStaticServer(site)]);
+  });
+
+  after(async () => {
+    await Promise.all([browser?.close(), server?.close()]);
+    if (site) rmSync(site, { recursive: true, force: true });
+  });
+
+  test('browser-chat.html chats with examples/agent.mjs', { timeout: 90_000 }, async () => {
+    const agent = runExample('agent.mjs', { NOSTR_RELAY: relay.url });
+    try {
+      const [, npub] = await agent.line(/agent (npub1[02-9ac-hj-np-z]+) listening/);
+      const page = await open(`${server.origin}/examples/browser-chat.html?relay=${encodeURIComponent(relay.url)}&agent=${npub}`);
+      await ready(page);
+      for (const message of ['hi from the browser', 'and a second one']) {
+        await page.getByLabel('Message').fill(message);
+        await page.getByRole('button', { name: 'Send' }).click();
+        await page.waitForFunction((n) => document.querySelectorAll('#log p[data-done]').length === n, message === 'hi from the browser' ? 1 : 2, { timeout: 30_000 });
+      }
+      const lines = await page.locator('#log p').allTextContents();
+      assert.deepEqual(lines, [
+        'you: hi from the browser',
+        'agent: You said: hi from the browser',
+        'you: and a second one',
+        'agent: You said: and a second one',
+      ]);
+      await page.close();
+      assert.equal((await agent.stop()).code, 0);
+    } finally {
+      agent.child.kill('SIGKILL');
+    }
+    assert.deepEqual(problems, [], JSON.stringify(server.requests.filter((q) => q.status >= 400)));
+  });
+
+  test('nip07.html signs and publishes through window.nostr; the page never holds a key', { timeout: 60_000 }, async () => {
+    const sk = generateSecretKey();
+    const pubkey = getPublicKey(sk);
+    const signer = new LocalSigner(sk);
+    const calls = { getPublicKey: 0, signEvent: 0, encrypt: 0, decrypt: 0 };
+    const page = await open(null);
+    // The extension, injected before the page's scripts: its key stays in this process.
+    await page.exposeFunction('__extGetPublicKey', async () => (calls.getPublicKey++, pubkey));
+    await page.exposeFunction('__extSign', async (t) => (calls.signEvent++, finalizeEvent(t, sk)));
+    await page.exposeFunction('__extEncrypt', async (pk, text) => (calls.encrypt++, signer.nip44Encrypt(pk, text)));
+    await page.exposeFunction('__extDecrypt', async (pk, payload) => (calls.decrypt++, signer.nip44Decrypt(pk, payload)));
+    await page.addInitScript(() => {
+      window.nostr = {
+        getPublicKey: () => window.__extGetPublicKey(),
+        signEvent: (t) => window.__extSign(t),
+        nip44: { encrypt: (pk, t) => window.__extEncrypt(pk, t), decrypt: (pk, p) => window.__extDecrypt(pk, p) },
+      };
+    });
+    const pool = new RelayPool({ relays: [relay.url] });
+    try {
+      await page.goto(`${server.origin}/examples/nip07.html?relay=${encodeURIComponent(relay.url)}`);
+      await ready(page);
+      await page.getByLabel('Note').fill('signed by the extension');
+      await page.getByRole('button', { name: 'Sign with extension and publish' }).click();
+      await page.waitForFunction(() => /NIP-44 to self|ERROR|SIGNER_/.test(document.querySelector('#out').textContent), null, { timeout: 30_000 });
+      const out = await page.locator('#out').textContent();
+      assert.match(out, new RegExp(`signed in as ${nip19.npubEncode(pubkey)}`));
+      assert.match(out, /NIP-44 to self: ok/);
+      const [, id] = /note ([0-9a-f]{64}): accepted/.exec(out) ?? [];
+      assert.ok(id, out);
+      const [stored] = await pool.query({ ids: [id] }, { maxWait: 5000 });
+      assert.equal(stored?.pubkey, pubkey, 'the relay holds the note, signed with the extension\'s key');
+      assert.equal(stored.content, 'signed by the extension');
+      assert.deepEqual(calls, { getPublicKey: 1, signEvent: 1, encrypt: 1, decrypt: 1 });
+      const pageText = await page.content();
+      assert.ok(!pageText.includes(Buffer.from(sk).toString('hex')), 'no secret key in the page');
+      await page.close();
+    } finally {
+      pool.close();
+      signer.dispose();
+      sk.fill(0);
+    }
+    assert.deepEqual(problems, []);
+  });
+
+  test('nip07.html without an extension says so instead of failing', { timeout: 60_000 }, async () => {
+    const page = await open(`${server.origin}/examples/nip07.html?relay=${encodeURIComponent(relay.url)}`);
+    await ready(page);
+    await page.getByRole('button', { name: 'Sign with extension and publish' }).click();
+    await page.waitForFunction(() => document.querySelector('#out').textContent.length > 0, null, { timeout: 10_000 });
+    assert.equal(await page.locator('#out').textContent(), 'No NIP-07 extension found (window.nostr).\n');
+    await page.close();
+    assert.deepEqual(problems, []);
+  });
+});
