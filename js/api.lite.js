@@ -16,7 +16,7 @@ export {
   verifiedSymbol,
 } from './event.js';
 export * as nip19 from './nip19.js';
-export * as nip44 from './nip44.js';
+export * as nip44 from './nip44-public.js';
 export * as nip59 from './nip59.js';
 export * as nip13 from './nip13.js';
 export * as nip40 from './nip40.js';

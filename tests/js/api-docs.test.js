@@ -70,11 +70,7 @@ function documented(markdown) {
 
 // Run-time exports that are not API: package internals that `export * as ns` exposes. Each entry
 // says why; remove it once the module stops exporting the name.
-const INTERNAL = {
-  // js/nip44.js helpers for LocalSigner (they take a raw WASM key handle); api.js re-exports the
-  // whole module as the namespace.
-  'nostr-agents nip44': ['encryptWithHandle', 'decryptWithHandle'],
-};
+const INTERNAL = {};
 // Documented methods that are not on the prototype because the constructor assigns them.
 const PER_INSTANCE = {
   // db.transaction(...) wrappers, bound per database.
