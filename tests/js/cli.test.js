@@ -302,7 +302,7 @@ export default {
     assert.deepEqual(c.card.capabilities, ['invoice.review']);
     assert.equal(c.card.org, 'Acme Corp');
     assert.deepEqual(c.card.relays, [relay.url]);
-    assert.deepEqual(c.relayList, [relay.url]);
+    assert.deepEqual(c.relayList.relays, [relay.url]);
     const v = await cli(['card', C, '--verify', '--json'], { env: ctx.env });
     assert.equal(v.code, 6, 'no NIP-05 claimed: not verified');
     assert.equal(JSON.parse(v.stdout).nip05Verified, false);
