@@ -63,7 +63,8 @@ class CliAgxClient extends agx.AgxClient {
 /**
  * An AgxClient for one command.
  * options: signer, relays, store ('memory' (default) or a folder for a FileSeenStore), handlers?
- * ({capability: fn}), acceptAll?, allowList? ([{pubkey, capability}]), maxAutoDepth?, identity?
+ * ({capability: fn}), acceptAll?, allowList? ([{pubkey, capability}], or a function returning the
+ * current one, asked at each request), maxAutoDepth?, identity?
  * ({org, nip05}: the Agent Card), onMessage?(m) (plain path, not denied), onDenied?({from,
  * capability, taskId, reason}), onHandlerError?({capability, from, error}), onError?, onWarning?,
  * onIngested?(result).
@@ -71,7 +72,7 @@ class CliAgxClient extends agx.AgxClient {
  */
 export function createEndpoint(options) {
   const { signer, relays } = options;
-  const allowList = options.allowList ?? [];
+  const allowList = typeof options.allowList === 'function' ? options.allowList : () => options.allowList ?? [];
   const logged = new WeakSet(); // handler errors already reported through onHandlerError
 
   const handlers = {};
@@ -90,7 +91,7 @@ export function createEndpoint(options) {
 
   const authorize = options.acceptAll
     ? 'accept-all'
-    : ({ from, capability }) => allowList.some((e) => e.pubkey === from && agx.capabilityMatches(e.capability, capability));
+    : ({ from, capability }) => allowList().some((e) => e.pubkey === from && agx.capabilityMatches(e.capability, capability));
 
   const client = new CliAgxClient(
     {
@@ -104,7 +105,7 @@ export function createEndpoint(options) {
       identity: options.identity,
       onMessage: (m) => {
         if (m.reason === 'denied' || m.reason === 'denied-unconfigured') {
-          options.onDenied?.({ from: m.from, capability: m.task?.capability ?? '', taskId: m.task?.taskId ?? '', reason: denyReason(allowList, m.from) });
+          options.onDenied?.({ from: m.from, capability: m.task?.capability ?? '', taskId: m.task?.taskId ?? '', reason: denyReason(allowList(), m.from) });
           return;
         }
         options.onMessage?.(m);
@@ -136,6 +137,17 @@ export async function startEndpoint(client, { advertise = false, profile } = {})
       throw new CliError(EXIT.SETUP, `the profile's Agent Card settings are invalid: ${bare(e)} (fix with: nostr-agents config set org|nip05 VALUE)`);
     throw e;
   }
+}
+
+/** `config set org|nip05 VALUE`: what publishAgentCard would refuse is a usage error now, not at `serve --advertise`. */
+export function checkCardSetting(key, value) {
+  if (key === 'org' && value.length > 200) throw new CliError(EXIT.USAGE, 'org: at most 200 characters (the Agent Card cap)');
+  if (key === 'nip05')
+    try {
+      agx.parseNip05(value);
+    } catch (e) {
+      throw new CliError(EXIT.USAGE, `nip05: ${bare(e)} (a NIP-05 handle is name@domain, on a public domain)`);
+    }
 }
 
 /** The newest valid Agent Card of `pubkey` and its NIP-65 relay list (either may be null). */

@@ -1,4 +1,5 @@
 // AGX commands: `serve`, `request`, `send`, `card`. Every AGX call goes through agx-adapter.js.
+import { statSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CliError, EXIT, describe, err, json, log, numberOption, out, parse, untilSignal } from './common.js';
@@ -96,8 +97,32 @@ export async function serve(argv) {
   const configDepth = settings.config.maxAutoDepth;
   const maxAutoDepth = numberOption(values, 'max-auto-depth', Number.isInteger(configDepth) ? configDepth : DEFAULT_MAX_AUTO_DEPTH, { integer: true });
   const onceTimeout = numberOption(values, 'timeout', 30);
-  const allowList = readAllow(settings);
-  for (const peer of values.allow ?? []) allowList.push({ pubkey: peerHex(peer), capability: '*' });
+  // The allow list: allow.json, re-read when it changes (`identity allow` takes effect without a
+  // restart), plus this run's --allow flags.
+  const flagAllow = (values.allow ?? []).map((peer) => ({ pubkey: peerHex(peer), capability: '*' }));
+  const stampOf = () => {
+    try {
+      const st = statSync(settings.files.allow);
+      return `${st.ino}:${st.mtimeMs}:${st.size}`;
+    } catch {
+      return 'none';
+    }
+  };
+  let allowStamp = stampOf();
+  let fileAllow = readAllow(settings); // a broken allow.json at start is EXIT.SETUP
+  const allowList = () => {
+    const stamp = stampOf();
+    if (stamp !== allowStamp) {
+      allowStamp = stamp;
+      try {
+        fileAllow = readAllow(settings);
+        log(`allow list reloaded: ${fileAllow.length} entr${fileAllow.length === 1 ? 'y' : 'ies'} in ${settings.files.allow}`);
+      } catch (e) {
+        log(`warning: keeping the previous allow list: ${describe(e)}`);
+      }
+    }
+    return flagAllow.length ? [...fileAllow, ...flagAllow] : fileAllow;
+  };
   const handlers = values.handler ? await loadHandlers(values.handler) : BUILTIN_HANDLERS;
   const { signer, npub } = loadSigner(settings);
   const asJson = !!values.json;
@@ -166,7 +191,7 @@ export async function serve(argv) {
       if (values['no-reply']) return;
       // Only allowed peers get the automated acknowledgement: a reply would confirm to anyone
       // else that this agent exists (as a denied request gets none).
-      if (!values['allow-all'] && !allowList.some((e) => e.pubkey === m.from)) {
+      if (!values['allow-all'] && !allowList().some((e) => e.pubkey === m.from)) {
         log(`not replying to ${short(n)}: not in the allow list (a reply would confirm this agent exists)`);
         return;
       }
@@ -203,7 +228,7 @@ export async function serve(argv) {
   try {
     if (!values.handler) log('no --handler: answering invoice.review with a built-in stand-in (canned result)');
     if (values['allow-all']) log('--allow-all: task requests from anyone are accepted');
-    else if (allowList.length === 0) log(`no peer is allowed: every task request is denied (nostr-agents identity allow NPUB --profile ${settings.profile})`);
+    else if (allowList().length === 0) log(`no peer is allowed: every task request is denied (nostr-agents identity allow NPUB --profile ${settings.profile})`);
     const started = await startEndpoint(endpoint, { advertise: !!values.advertise, profile: settings.profile });
     eosed = true;
     if (started.card) {
@@ -257,6 +282,7 @@ export async function request(argv) {
   });
   try {
     await startEndpoint(endpoint, { profile: settings.profile });
+    log(`requesting ${sanitizeLine(capability)} from ${short(npubOf(peer))}; waiting up to ${timeout} s for the result (Ctrl-C stops)`);
     const output = await endpoint.request(peer, capability, payload, { timeout: timeout * 1000, signal: controller.signal });
     if (values.json) json({ ok: true, from: peer, npub: npubOf(peer), capability, status: 'completed', output: output ?? null });
     else out(sanitizeText(output === undefined ? '(no output)' : typeof output === 'string' ? output : JSON.stringify(output, null, 2)));

@@ -53,6 +53,11 @@ describe('cli: NIP-XX agent serve, ask, info', () => {
     const viaAgent = await cli(['agent', 'ask', npub, 'again', '--profile', 'me', '--session', 'S1'], { env: ctx.env });
     assert.equal(viaAgent.stdout, 'again\n');
     await npubs.echo.proc.waitFor(/session S1/);
+    // --model reaches the agent: the echo agent lists no models, so it answers UNSUPPORTED_MODEL
+    const model = await cli(['ask', npub, 'hi', '--profile', 'me', '--model', 'M-7', '--json'], { env: ctx.env });
+    assert.equal(model.code, 6, model.stderr);
+    assert.equal(jsonLines(model.stdout).at(-1).error.code, 'UNSUPPORTED_MODEL');
+    assert.match(model.stderr, /model M-7 is not supported/);
   });
 
   it('ask --json: one JSON object per update, the last one the terminal', async () => {
