@@ -302,6 +302,32 @@ export default {
     }
   });
 
+  it('serve --once exits after the first new task (its result published first) or message', async () => {
+    await cli(['identity', 'new', '--profile', 'one'], { env: ctx.env });
+    const O = JSON.parse((await cli(['identity', 'show', '--profile', 'one', '--json'], { env: ctx.env })).stdout).npub;
+    const s1 = startCli(['serve', '--profile', 'one', '--once', '--allow', B, '--json'], { env: ctx.env });
+    await s1.waitFor(/"type":"ready"/, 'stdout');
+    const r = await cli(['request', O, 'invoice.review', '--payload', '{"amount":1}', '--profile', 'b', '--json'], { env: ctx.env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout).output.approved, true);
+    const d1 = await s1.done;
+    assert.equal(d1.code, 0, d1.stderr);
+    assert.deepEqual(
+      jsonLines(d1.stdout).filter((l) => l.type === 'task').map((l) => [l.capability, l.status, l.npub]),
+      [['invoice.review', 'completed', B]],
+    );
+    // a message, with the reply (B is allowed) published before it exits
+    const s2 = startCli(['serve', '--profile', 'one', '--once', '--allow', B, '--json'], { env: ctx.env });
+    await s2.waitFor(/"type":"ready"/, 'stdout');
+    assert.equal((await cli(['send', O, 'once more', '--profile', 'b'], { env: ctx.env })).code, 0);
+    const d2 = await s2.done;
+    assert.equal(d2.code, 0, d2.stderr);
+    assert.equal(jsonLines(d2.stdout).find((l) => l.type === 'message').text, 'once more');
+    assert.match(d2.stderr, /replied to/);
+    const collected = await cli(['serve', '--profile', 'b', '--once', '--no-reply', '--json'], { env: ctx.env });
+    assert.match(jsonLines(collected.stdout).find((l) => l.type === 'message').text, /Received your message/);
+  });
+
   it('--allow-all accepts task requests from anyone, and says so', async () => {
     await cli(['identity', 'new', '--profile', 'open'], { env: ctx.env });
     const O = JSON.parse((await cli(['identity', 'show', '--profile', 'open', '--json'], { env: ctx.env })).stdout).npub;
