@@ -64,10 +64,9 @@ class CliAgxClient extends agx.AgxClient {
  * An AgxClient for one command.
  * options: signer, relays, store ('memory' (default) or a folder for a FileSeenStore), handlers?
  * ({capability: fn}), acceptAll?, allowList? ([{pubkey, capability}], or a function returning the
- * current one, asked at each request), maxAutoDepth?, identity?
- * ({org, nip05}: the Agent Card), onMessage?(m) (plain path, not denied), onDenied?({from,
- * capability, taskId, reason}), onHandlerError?({capability, from, error}), onError?, onWarning?,
- * onIngested?(result).
+ * current one, asked at each request), maxAutoDepth?, identity? ({org, nip05}: the Agent Card),
+ * onMessage?(m) (plain path, not denied), onDenied?({from, capability, taskId, reason}),
+ * onHandlerError?({capability, from, error}), onError?, onWarning?, onIngested?(result).
  * Without handlers the client denies every task (and says nothing about it).
  */
 export function createEndpoint(options) {
@@ -154,6 +153,10 @@ export function checkCardSetting(key, value) {
 export async function readCard({ relays, pubkey }) {
   const pool = openPool(relays);
   try {
+    // "nothing published" (EXIT.NOT_FOUND) is only said when a relay was there to ask
+    const up = await Promise.allSettled(relays.map((url) => pool.ensureRelay(url, { timeout: 5000 })));
+    if (!up.some((r) => r.status === 'fulfilled'))
+      throw Object.assign(new CliError(EXIT.RELAY, `no relay reachable: ${relays.join(', ')}`), { code: 'RELAY_UNREACHABLE' });
     const [card, relayList] = await Promise.all([agx.fetchAgentCard(pool, pubkey, { relays }), agx.resolveRelayList(pool, pubkey, { relays })]);
     return { card, relayList };
   } finally {
@@ -166,7 +169,9 @@ export async function checkNip05(nip05, pubkey) {
   if (!nip05) return { ok: false, reason: 'the card claims no NIP-05 handle' };
   try {
     const ok = await agx.verifyNip05(nip05, pubkey);
-    return ok ? { ok, reason: `${nip05} maps to this key` } : { ok, reason: `https://<domain>/.well-known/nostr.json maps ${nip05} to another key` };
+    if (ok) return { ok, reason: `${nip05} maps to this key` };
+    const { name, url } = agx.parseNip05(nip05);
+    return { ok, reason: `${url.split('?')[0]} maps "${name}" to another key` };
   } catch (e) {
     return { ok: false, reason: String(e?.message ?? e), code: e?.code ?? 'AGX_NIP05_FAILED' };
   }

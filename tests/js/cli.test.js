@@ -424,6 +424,18 @@ export default {
     assert.equal(JSON.parse(twice.stdout).ok, false);
   });
 
+  it('card with no relay reachable is exit 4, not "no card" (7)', async () => {
+    const dead = await startDevRelay();
+    const url = dead.url;
+    await dead.close();
+    const r = await cli(['card', A, '--relay', url, '--json'], { env: ctx.env });
+    assert.equal(r.code, 4, r.stderr);
+    const j = JSON.parse(r.stdout);
+    assert.equal(j.exitCode, 4);
+    assert.equal(j.error.code, 'RELAY_UNREACHABLE');
+    assert.match(r.stderr, /no relay reachable/);
+  });
+
   it('card --verify reports why a NIP-05 handle is not verified; bad card settings are refused', async () => {
     await cli(['identity', 'new', '--profile', 'n'], { env: ctx.env });
     const N = JSON.parse((await cli(['identity', 'show', '--profile', 'n', '--json'], { env: ctx.env })).stdout).npub;
