@@ -132,6 +132,8 @@ export async function startEndpoint(client, { advertise = false, profile } = {})
   } catch (e) {
     if (e?.code === 'AGX_SEEN_STORE_LOCKED')
       throw new CliError(EXIT.SETUP, `profile "${profile}" is already being served: ${bare(e)}; stop that serve first (request and send work alongside it)`);
+    if (e?.code === 'AGX_SEEN_STORE')
+      throw new CliError(EXIT.SETUP, `the profile's seen store cannot be used: ${bare(e)} (move the folder away to start afresh: already handled messages may then show again)`);
     if (e?.code === 'AGX_CARD_INVALID' || e?.code === 'AGX_NIP05_INVALID')
       throw new CliError(EXIT.SETUP, `the profile's Agent Card settings are invalid: ${bare(e)} (fix with: nostr-agents config set org|nip05 VALUE)`);
     throw e;

@@ -5,7 +5,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { chmodSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDevRelay } from '../support/relays.js';
 import { CLI, cli, cliEnv, jsonLines, startCli } from './cli-helpers.js';
@@ -502,6 +502,15 @@ export default {
       await serveE.stop();
     }
     assert.equal(serveA.child.exitCode, null, 'serve a is still running');
+
+    // a damaged store is a setup error that names the file, not a crash
+    await cli(['identity', 'new', '--profile', 'dmg'], { env: ctx.env });
+    mkdirSync(join(ctx.agxHome, 'dmg', 'seen'), { mode: 0o700 });
+    writeFileSync(join(ctx.agxHome, 'dmg', 'seen', 'seen.json'), '{"v":9}', { mode: 0o600 });
+    const dmg = await cli(['serve', '--profile', 'dmg', '--json'], { env: ctx.env });
+    assert.equal(dmg.code, 3, dmg.stderr);
+    assert.match(dmg.stderr, /seen store cannot be used: seen\.json is not a seen-store snapshot/);
+    assert.equal(JSON.parse(dmg.stdout.trim().split('\n').at(-1)).ok, false);
   });
 
   it('Ctrl-C while request waits: exit 130', async () => {
