@@ -10,12 +10,15 @@ import { AgxPublicError, DEFAULT_MAX_AUTO_DEPTH, checkNip05, createEndpoint, rea
 
 export const SERVE_HELP = `usage: nostr-agents serve [options]
 
-Runs the profile's identity as an AGX agent until Ctrl-C.
+Runs the profile's identity as an AGX agent until Ctrl-C. Task requests are default-deny: the
+profile's allow list (identity allow; re-read when it changes) and --allow decide. One serve per
+profile at a time (its seen store, <profile>/seen/, is locked); request and send run alongside.
 
   --handler FILE       a module whose default export maps capabilities to async functions
                        (payload, {from, capability, taskId}) => output; without it, a built-in
                        invoice.review stand-in answers
   --advertise          publish an Agent Card (kind 11337, public) and a NIP-65 relay list
+                       (retract the card with: card --retract)
   --allow NPUB         also allow NPUB (every capability) for this run; repeatable
   --allow-all          accept task requests from anyone (explicit opt-in)
   --once               exit after the stored and the first new message or task were handled

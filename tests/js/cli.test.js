@@ -206,6 +206,16 @@ describe('cli: the AGX quickstart against a dev relay', () => {
     assert.match(serveA.stderr, /task invoice\.review completed/);
   });
 
+  it('a payload or message too large for a wrap is refused before sending (exit 2)', async () => {
+    const big = 'x'.repeat(40000);
+    const r = await cli(['request', A, 'invoice.review', '--payload', JSON.stringify({ big }), '--profile', 'b', '--json'], { env: ctx.env });
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(JSON.parse(r.stdout.trim().split('\n').at(-1)).error.code, 'AGX_TOO_LARGE');
+    const s = await cli(['send', A, big, '--profile', 'b'], { env: ctx.env });
+    assert.equal(s.code, 2, s.stderr);
+    assert.match(s.stderr, /AGX_TOO_LARGE/);
+  });
+
   it('send only publishes; serve --once --no-reply collects the reply', async () => {
     const sent = await cli(['send', A, 'Please review invoice 1234.', '--profile', 'b', '--subject', 'Invoice 1234', '--json'], { env: ctx.env });
     assert.equal(sent.code, 0, sent.stderr);
