@@ -383,6 +383,29 @@ export default {
     const j = await cli(['serve', '--profile', 'b', '--once', '--no-reply', '--json'], { env: ctx.env });
     assert.doesNotMatch(j.stdout, /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202e]/);
     assert.equal(jsonLines(j.stdout).find((l) => l.type === 'message').text, evil, '--json keeps the exact text, escaped');
+
+    // a peer's Agent Card: its org, capabilities and relays are peer text too
+    const pkg = await import(PACKAGE_URL);
+    await pkg.init();
+    const sk = pkg.generateSecretKey();
+    const signer = new pkg.LocalSigner(sk);
+    sk.fill(0);
+    const pool = new pkg.RelayPool({ relays: [relay.url] });
+    try {
+      await pkg.agx.publishAgentCard(signer, pool, { org: 'Evil\x1b]0;pwned\x07 Corp\u202e', capabilities: ['x\x1b[31m'], relays: [relay.url] });
+    } finally {
+      await pool.close();
+    }
+    const peer = pkg.nip19.npubEncode(signer.publicKey);
+    signer.dispose();
+    const shown = await cli(['card', peer], { env: ctx.env });
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.doesNotMatch(shown.stdout + shown.stderr, /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202e]/);
+    assert.match(shown.stdout, /org\s+Evil\\x1b\]0;pwned\\x07 Corp\\u202e/);
+    assert.match(shown.stdout, /capabilities\s+x\\x1b\[31m/);
+    const cj = await cli(['card', peer, '--json'], { env: ctx.env });
+    assert.doesNotMatch(cj.stdout, /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202e]/);
+    assert.equal(JSON.parse(cj.stdout).card.org, 'Evil\x1b]0;pwned\x07 Corp\u202e');
   });
 
   it('serve --advertise publishes the Agent Card; card reads it; an unknown key has none', async () => {
