@@ -335,7 +335,10 @@ export default {
     assert.equal(jsonLines(d2.stdout).find((l) => l.type === 'message').text, 'once more');
     assert.match(d2.stderr, /replied to/);
     const collected = await cli(['serve', '--profile', 'b', '--once', '--no-reply', '--json'], { env: ctx.env });
-    assert.match(jsonLines(collected.stdout).find((l) => l.type === 'message').text, /Received your message/);
+    assert.ok(
+      jsonLines(collected.stdout).some((l) => l.type === 'message' && l.npub === O && /^Received your message/.test(l.text) && l.autoDepth === 1),
+      collected.stdout,
+    );
   });
 
   it('--allow-all accepts task requests from anyone, and says so', async () => {
