@@ -234,6 +234,11 @@ export async function serve(argv) {
     else if (allowList().length === 0) log(`no peer is allowed: every task request is denied (nostr-agents identity allow NPUB --profile ${settings.profile})`);
     const started = await startEndpoint(endpoint, { advertise: !!values.advertise, profile: settings.profile });
     eosed = true;
+    if (!started.poll.complete) {
+      const down = settings.relays.filter((url) => endpoint.pool.status(url).state !== 'open');
+      log(`warning: the catch-up poll was incomplete${down.length ? ` (not reachable: ${down.join(', ')})` : ''}; the client keeps reconnecting and polls again every 60 s`);
+      emit({ type: 'warning', reason: 'poll-incomplete', unreachable: down });
+    }
     if (started.card) {
       const accepted = (r) => r.results.filter((x) => x.status === 'accepted').length;
       const ok = accepted(started.card);
