@@ -9,7 +9,7 @@ const COMMANDS = {
   serve: { load: () => import('./cli/agx.js'), fn: 'serve', summary: 'run as an AGX agent' },
   request: { load: () => import('./cli/agx.js'), fn: 'request', summary: 'send an AGX task request and wait for the result' },
   send: { load: () => import('./cli/agx.js'), fn: 'send', summary: 'send an AGX message' },
-  card: { load: () => import('./cli/agx.js'), fn: 'card', summary: "read an agent's Agent Card (--verify: its NIP-05)" },
+  card: { load: () => import('./cli/agx.js'), fn: 'card', summary: "read an agent's Agent Card (--verify: its NIP-05; --retract: ours)" },
   agent: { load: () => import('./cli/agent.js'), fn: 'run', summary: 'serve | ask | info: NIP-XX AI agents' },
   ask: { load: () => import('./cli/agent.js'), fn: 'ask', summary: 'prompt a NIP-XX agent and stream its answer' },
   info: { load: () => import('./cli/agent.js'), fn: 'info', summary: "print a NIP-XX agent's ai.info" },
@@ -59,6 +59,7 @@ function exitCodeOf(err) {
   if (err && typeof err.exitCode === 'number') return err.exitCode;
   const code = err && typeof err.code === 'string' ? err.code : '';
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || code.startsWith('ERR_PARSE_ARGS')) return USAGE;
+  if (code === 'AGX_TOO_LARGE') return USAGE; // a message or payload over the wrap's size limit, refused before sending
   if (code.startsWith('RELAY_') || code === 'AGX_PUBLISH_FAILED' || code === 'POOL_CLOSED') return RELAY;
   if (code.endsWith('TIMEOUT')) return TIMEOUT;
   return FAILURE;

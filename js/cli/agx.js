@@ -1,29 +1,24 @@
 // AGX commands: `serve`, `request`, `send`, `card`. Every AGX call goes through agx-adapter.js.
+import { statSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CliError, EXIT, describe, err, json, log, numberOption, out, parse, untilSignal } from './common.js';
 import { resolveSettings } from './settings.js';
-import { loadSigner, npubOf, peerHex, readAllow } from './keystore.js';
+import { loadPublicKey, loadSigner, npubOf, peerHex, readAllow } from './keystore.js';
 import { sanitizeLine, sanitizeText } from './sanitize.js';
-import {
-  AgxPublicError,
-  DEFAULT_MAX_AUTO_DEPTH,
-  advertise,
-  createEndpoint,
-  fetchCard,
-  fetchRelayList,
-  openPool,
-  verifyNip05,
-} from './agx-adapter.js';
+import { AgxPublicError, DEFAULT_MAX_AUTO_DEPTH, checkNip05, createEndpoint, readCard, retractCard, seenDir, startEndpoint } from './agx-adapter.js';
 
 export const SERVE_HELP = `usage: nostr-agents serve [options]
 
-Runs the profile's identity as an AGX agent until Ctrl-C.
+Runs the profile's identity as an AGX agent until Ctrl-C. Task requests are default-deny: the
+profile's allow list (identity allow; re-read when it changes) and --allow decide. One serve per
+profile at a time (its seen store, <profile>/seen/, is locked); request and send run alongside.
 
   --handler FILE       a module whose default export maps capabilities to async functions
                        (payload, {from, capability, taskId}) => output; without it, a built-in
                        invoice.review stand-in answers
   --advertise          publish an Agent Card (kind 11337, public) and a NIP-65 relay list
+                       (retract the card with: card --retract)
   --allow NPUB         also allow NPUB (every capability) for this run; repeatable
   --allow-all          accept task requests from anyone (explicit opt-in)
   --once               exit after the stored and the first new message or task were handled
@@ -46,11 +41,15 @@ Publishes a message and returns (collect replies with: serve --once --no-reply).
 common options: --profile NAME, --relay URL, --json
 `;
 
-export const CARD_HELP = `usage: nostr-agents card NPUB [--verify]
+export const CARD_HELP = `usage: nostr-agents card [NPUB] [--verify]
+       nostr-agents card --retract [--reason TEXT]
 
-Prints the agent's Agent Card (kind 11337) and NIP-65 relays; --verify checks its NIP-05 handle
-against https://<domain>/.well-known/nostr.json (exit code 6 when it does not match).
-common options: --relay URL, --json
+Prints the agent's Agent Card (kind 11337) and NIP-65 relays (without NPUB: the profile's own);
+--verify checks its NIP-05 handle against https://<domain>/.well-known/nostr.json (exit code 6 when
+it is not verified). --retract publishes a NIP-09 deletion of the profile's own card (the
+counterpart of serve --advertise; best-effort: relays need not honor it; exit code 7 when there is
+none to retract).
+common options: --profile NAME, --relay URL, --json
 `;
 
 /** The built-in stand-in for the overview's quickstart. */
@@ -101,8 +100,32 @@ export async function serve(argv) {
   const configDepth = settings.config.maxAutoDepth;
   const maxAutoDepth = numberOption(values, 'max-auto-depth', Number.isInteger(configDepth) ? configDepth : DEFAULT_MAX_AUTO_DEPTH, { integer: true });
   const onceTimeout = numberOption(values, 'timeout', 30);
-  const allowList = readAllow(settings);
-  for (const peer of values.allow ?? []) allowList.push({ pubkey: peerHex(peer), capability: '*' });
+  // The allow list: allow.json, re-read when it changes (`identity allow` takes effect without a
+  // restart), plus this run's --allow flags.
+  const flagAllow = (values.allow ?? []).map((peer) => ({ pubkey: peerHex(peer), capability: '*' }));
+  const stampOf = () => {
+    try {
+      const st = statSync(settings.files.allow);
+      return `${st.ino}:${st.mtimeMs}:${st.size}`;
+    } catch {
+      return 'none';
+    }
+  };
+  let allowStamp = stampOf();
+  let fileAllow = readAllow(settings); // a broken allow.json at start is EXIT.SETUP
+  const allowList = () => {
+    const stamp = stampOf();
+    if (stamp !== allowStamp) {
+      allowStamp = stamp;
+      try {
+        fileAllow = readAllow(settings);
+        log(`allow list reloaded: ${fileAllow.length} entr${fileAllow.length === 1 ? 'y' : 'ies'} in ${settings.files.allow}`);
+      } catch (e) {
+        log(`warning: keeping the previous allow list: ${describe(e)}`);
+      }
+    }
+    return flagAllow.length ? [...fileAllow, ...flagAllow] : fileAllow;
+  };
   const handlers = values.handler ? await loadHandlers(values.handler) : BUILTIN_HANDLERS;
   const { signer, npub } = loadSigner(settings);
   const asJson = !!values.json;
@@ -121,6 +144,9 @@ export async function serve(argv) {
   const endpoint = createEndpoint({
     signer,
     relays: settings.relays,
+    store: seenDir(settings),
+    maxAutoDepth,
+    identity: { org: settings.config.org ?? '', nip05: settings.config.nip05 ?? null },
     handlers: Object.fromEntries(
       Object.entries(handlers).map(([key, fn]) => [
         key,
@@ -147,7 +173,6 @@ export async function serve(argv) {
     ),
     acceptAll: !!values['allow-all'],
     allowList,
-    seenFile: settings.files.seen,
     onHandlerError: ({ capability, error }) => log(`handler failed: ${sanitizeLine(capability)}: ${describe(error)} (the peer sees only "handler failed")`),
     onDenied: ({ from, capability, reason }) => {
       const n = npubOf(from);
@@ -163,19 +188,31 @@ export async function serve(argv) {
         return;
       }
       handled++;
-      if (asJson) emit({ type: 'message', from: m.from, npub: n, subject: m.subject, text: m.text, autoDepth: m.autoDepth, rumorId: m.rumorId, sentAt: m.sentAt });
+      if (asJson)
+        emit({ type: 'message', from: m.from, npub: n, subject: m.subject, text: m.text, autoDepth: m.autoDepth, contextId: m.contextId, rumorId: m.rumorId, sentAt: m.sentAt });
       else out(`message from ${n}${m.subject ? ` [${sanitizeLine(m.subject)}]` : ''}:\n${sanitizeText(m.text)}`);
       if (values['no-reply']) return;
       // Only allowed peers get the automated acknowledgement: a reply would confirm to anyone
       // else that this agent exists (as a denied request gets none).
-      if (!values['allow-all'] && !allowList.some((e) => e.pubkey === m.from)) {
+      if (!values['allow-all'] && !allowList().some((e) => e.pubkey === m.from)) {
         log(`not replying to ${short(n)}: not in the allow list (a reply would confirm this agent exists)`);
         return;
       }
       const text = `Received your message${m.subject ? ` "${m.subject.slice(0, 120)}"` : ''}. (nostr-agents serve acknowledges messages; it has no message handler.)`;
-      const p = endpoint
-        .reply(m, text, { maxAutoDepth })
-        .then((r) => log(r ? `replied to ${short(n)}` : `not replying to ${short(n)}: automated-reply depth ${m.autoDepth + 1} would exceed ${maxAutoDepth}`))
+      const subject = m.subject ? (m.subject.startsWith('Re: ') ? m.subject : `Re: ${m.subject}`).slice(0, 256) : undefined;
+      // m.reply: an automated reply at inbound depth + 1, refused past --max-auto-depth and the
+      // client's per-conversation and per-peer bounds.
+      const p = m
+        .reply(text, { subject })
+        .then((r) => {
+          if (r.sent) return log(`replied to ${short(n)}`);
+          const why =
+            r.refused === 'depth-ceiling'
+              ? `automated-reply depth ${m.autoDepth + 1} would exceed ${maxAutoDepth}`
+              : `the automated-reply bound per ${r.refused === 'peer-bound' ? 'peer' : 'conversation'} is reached`;
+          log(`not replying to ${short(n)}: ${why}`);
+          emit({ type: 'reply-refused', from: m.from, npub: n, refused: r.refused, autoDepth: m.autoDepth });
+        })
         .catch((e) => log(`reply to ${short(n)} failed: ${describe(e)}`))
         .finally(() => replies.delete(p));
       replies.add(p);
@@ -185,7 +222,8 @@ export async function serve(argv) {
       if (code.startsWith('AGX_WRAP') || code.startsWith('NIP59_')) log(`skipped a gift wrap that is not valid AGX for us (${sanitizeLine(code)})`);
       else log(`warning: ${describe(e)}`);
     },
-    onWarning: (w) => log(`warning: ${sanitizeLine(w)}`),
+    // A refused automated reply is logged above, with its reason.
+    onWarning: (w) => /^automated reply to [0-9a-f]{64} not sent:/.test(w) || log(`warning: ${sanitizeLine(w)}`),
     onIngested: () => checkOnce(),
   });
 
@@ -193,14 +231,19 @@ export async function serve(argv) {
   try {
     if (!values.handler) log('no --handler: answering invoice.review with a built-in stand-in (canned result)');
     if (values['allow-all']) log('--allow-all: task requests from anyone are accepted');
-    else if (allowList.length === 0) log(`no peer is allowed: every task request is denied (nostr-agents identity allow NPUB --profile ${settings.profile})`);
-    await endpoint.start();
+    else if (allowList().length === 0) log(`no peer is allowed: every task request is denied (nostr-agents identity allow NPUB --profile ${settings.profile})`);
+    const started = await startEndpoint(endpoint, { advertise: !!values.advertise, profile: settings.profile });
     eosed = true;
-    if (values.advertise) {
-      const r = await advertise({ signer, pool: endpoint.pool, relays: settings.relays, capabilities, org: settings.config.org, nip05: settings.config.nip05 });
-      const ok = r.cardResults.filter((x) => x.status === 'accepted').length;
-      log(`advertised: Agent Card ${r.card.id.slice(0, 12)} and relay list published to ${ok}/${settings.relays.length} relays (cards are public)`);
-      emit({ type: 'advertised', cardId: r.card.id, relayListId: r.relayList.id, accepted: ok });
+    if (!started.poll.complete) {
+      const down = settings.relays.filter((url) => endpoint.pool.status(url).state !== 'open');
+      log(`warning: the catch-up poll was incomplete${down.length ? ` (not reachable: ${down.join(', ')})` : ''}; the client keeps reconnecting and polls again every 60 s`);
+      emit({ type: 'warning', reason: 'poll-incomplete', unreachable: down });
+    }
+    if (started.card) {
+      const accepted = (r) => r.results.filter((x) => x.status === 'accepted').length;
+      const ok = accepted(started.card);
+      log(`advertised: Agent Card ${started.card.event.id.slice(0, 12)} and relay list published to ${ok}/${settings.relays.length} relays (cards are public; retract with: nostr-agents card --retract --profile ${settings.profile})`);
+      emit({ type: 'advertised', cardId: started.card.event.id, relayListId: started.relayList?.event.id ?? null, accepted: ok });
     }
     log(`serving ${npub} (profile ${settings.profile}) on ${settings.relays.join(', ')}; capabilities: ${capabilities.join(', ')}`);
     emit({ type: 'ready', npub, pubkey: signer.publicKey, profile: settings.profile, relays: settings.relays, capabilities });
@@ -214,7 +257,7 @@ export async function serve(argv) {
     }
     return EXIT.OK; // --once done, or stopped with Ctrl-C / SIGTERM
   } finally {
-    await endpoint.close();
+    await endpoint.stop();
     signer.dispose();
   }
 }
@@ -237,6 +280,7 @@ export async function request(argv) {
   const timeout = numberOption(values, 'timeout', 30);
   const settings = resolveSettings(values);
   const { signer } = loadSigner(settings);
+  // A MemorySeenStore: runs while `serve` holds the profile's store, answers nothing, marks nothing seen.
   const endpoint = createEndpoint({ signer, relays: settings.relays });
   const controller = new AbortController();
   let interrupted = false;
@@ -245,7 +289,8 @@ export async function request(argv) {
     controller.abort();
   });
   try {
-    await endpoint.start();
+    await startEndpoint(endpoint, { profile: settings.profile });
+    log(`requesting ${sanitizeLine(capability)} from ${short(npubOf(peer))}; waiting up to ${timeout} s for the result (Ctrl-C stops)`);
     const output = await endpoint.request(peer, capability, payload, { timeout: timeout * 1000, signal: controller.signal });
     if (values.json) json({ ok: true, from: peer, npub: npubOf(peer), capability, status: 'completed', output: output ?? null });
     else out(sanitizeText(output === undefined ? '(no output)' : typeof output === 'string' ? output : JSON.stringify(output, null, 2)));
@@ -261,7 +306,7 @@ export async function request(argv) {
       throw new CliError(EXIT.TIMEOUT, `no result within ${timeout} s (denied requests get no reply: is this profile allowed on the agent?)`);
     throw e;
   } finally {
-    await endpoint.close();
+    await endpoint.stop();
     signer.dispose();
   }
 }
@@ -276,48 +321,72 @@ export async function send(argv) {
   try {
     const r = await endpoint.send(peer, positionals[1], { subject: values.subject });
     const accepted = r.results.filter((x) => x.status === 'accepted').map((x) => x.relay);
-    if (values.json) json({ ok: true, to: peer, npub: npubOf(peer), rumorId: r.rumorId, wrapId: r.wrapId, accepted });
+    if (values.json) json({ ok: true, to: peer, npub: npubOf(peer), rumorId: r.rumorId, wrapId: r.wrapId, contextId: r.contextId, accepted });
     else out(`sent to ${npubOf(peer)} (accepted by ${accepted.join(', ')}); collect the reply with: nostr-agents serve --once --no-reply --profile ${settings.profile}`);
     return EXIT.OK;
   } finally {
-    await endpoint.close();
+    await endpoint.stop();
     signer.dispose();
   }
 }
 
 export async function card(argv) {
-  const { values, positionals } = parse(argv, { verify: { type: 'boolean' } }, { min: 1, max: 1, usage: CARD_HELP });
+  const { values, positionals } = parse(argv, { verify: { type: 'boolean' }, retract: { type: 'boolean' }, reason: { type: 'string' } }, { min: 0, max: 1, usage: CARD_HELP });
   if (values.help) return process.stdout.write(CARD_HELP), EXIT.OK;
-  const pubkey = peerHex(positionals[0]);
+  if (values.retract && values.verify) throw new CliError(EXIT.USAGE, `--retract and --verify do not go together\n${CARD_HELP}`);
+  if (values.reason !== undefined && !values.retract) throw new CliError(EXIT.USAGE, `--reason goes with --retract\n${CARD_HELP}`);
   const settings = resolveSettings(values);
-  const pool = openPool(settings.relays);
-  try {
-    const [found, relayList] = await Promise.all([
-      fetchCard({ pool, relays: settings.relays, pubkey }),
-      fetchRelayList({ pool, relays: settings.relays, pubkey }),
-    ]);
-    if (!found) {
-      if (values.json) json({ ok: false, npub: npubOf(pubkey), pubkey, card: null });
-      throw new CliError(EXIT.NOT_FOUND, `no valid Agent Card from ${npubOf(pubkey)} on ${settings.relays.join(', ')}`, { printed: !!values.json });
-    }
-    let verification;
-    if (values.verify) verification = found.nip05 ? await verifyNip05(found.nip05, pubkey) : { ok: false, reason: 'the card claims no NIP-05 handle' };
-    if (values.json) json({ ok: verification ? verification.ok : true, card: found, relayList, ...(verification && { nip05Verified: verification.ok, nip05Reason: verification.reason }) });
-    else {
-      out(`npub          ${found.npub}`);
-      if (found.org) out(`org           ${sanitizeLine(found.displayName)}`);
-      out(`nip05         ${found.nip05 ? sanitizeLine(found.nip05) + (verification ? (verification.ok ? ' (verified)' : ' (NOT verified)') : ' (unverified: use --verify)') : '-'}`);
-      out(`capabilities  ${found.capabilities.map(sanitizeLine).join(', ') || '-'}`);
-      out(`relays        ${found.relays.map(sanitizeLine).join(', ') || '-'}`);
-      if (relayList.length) out(`NIP-65 relays ${relayList.map(sanitizeLine).join(', ')}`);
-      out(`published     ${new Date(found.createdAt * 1000).toISOString()}`);
-      if (verification && !verification.ok) err(`NIP-05: ${sanitizeLine(verification.reason)}`);
-    }
-    if (verification && !verification.ok) return EXIT.PEER;
-    return EXIT.OK;
-  } finally {
-    await pool.close();
+  if (values.retract) return retract(values, positionals, settings);
+  const pubkey = positionals.length ? peerHex(positionals[0]) : loadPublicKey(settings).pubkey;
+  const npub = npubOf(pubkey);
+  const { card: found, relayList } = await readCard({ relays: settings.relays, pubkey });
+  if (!found) {
+    if (values.json) json({ ok: false, npub, pubkey, card: null, relayList });
+    throw new CliError(EXIT.NOT_FOUND, `no valid Agent Card from ${npub} on ${settings.relays.join(', ')}`, { printed: !!values.json });
   }
+  const verification = values.verify ? await checkNip05(found.nip05, pubkey) : undefined;
+  if (values.json)
+    json({
+      ok: verification ? verification.ok : true,
+      npub,
+      card: { ...found, npub },
+      relayList,
+      ...(verification && { nip05Verified: verification.ok, nip05Reason: verification.reason }),
+    });
+  else {
+    out(`npub          ${npub}`);
+    if (found.org) out(`org           ${sanitizeLine(found.displayName ?? found.org)}`);
+    out(`nip05         ${found.nip05 ? sanitizeLine(found.nip05) + (verification ? (verification.ok ? ' (verified)' : ' (NOT verified)') : ' (unverified: use --verify)') : '-'}`);
+    out(`capabilities  ${found.capabilities.map(sanitizeLine).join(', ') || '-'}`);
+    out(`relays        ${found.relays.map(sanitizeLine).join(', ') || '-'}`);
+    if (relayList) out(`NIP-65 relays ${relayList.relays.map(sanitizeLine).join(', ') || '-'}`);
+    out(`published     ${new Date(found.createdAt * 1000).toISOString()}`);
+    if (verification && !verification.ok) err(`NIP-05: ${sanitizeLine(verification.reason)}`);
+  }
+  if (verification && !verification.ok) return EXIT.PEER;
+  return EXIT.OK;
 }
 
-
+// card --retract: a NIP-09 deletion of the profile's own Agent Card(s), best-effort by nature.
+async function retract(values, positionals, settings) {
+  const { signer, npub } = loadSigner(settings);
+  try {
+    if (positionals.length && peerHex(positionals[0]) !== signer.publicKey)
+      throw new CliError(EXIT.USAGE, `--retract retracts the profile's own card (${npub}), not another key's`);
+    const r = await retractCard({ signer, relays: settings.relays, reason: values.reason });
+    if (r.retracted.length === 0) {
+      if (values.json) json({ ok: false, npub, retracted: [] });
+      throw new CliError(EXIT.NOT_FOUND, `no Agent Card of ${npub} on ${settings.relays.join(', ')}: nothing to retract`, { printed: !!values.json });
+    }
+    const accepted = r.results.filter((x) => x.status === 'accepted').map((x) => x.relay);
+    if (values.json) json({ ok: true, npub, retracted: r.retracted, deletionId: r.event.id, accepted });
+    else
+      out(
+        `retracted ${r.retracted.length} Agent Card event(s) of ${npub} with a NIP-09 deletion (accepted by ${accepted.join(', ')}); ` +
+          'relays need not honor it, and copies elsewhere may remain',
+      );
+    return EXIT.OK;
+  } finally {
+    signer.dispose();
+  }
+}

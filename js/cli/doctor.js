@@ -1,7 +1,8 @@
 // `doctor`: preflight checks. File permissions, the identity, a real REQ/EOSE round trip to each
 // relay, and the clock against each relay (the Date header of its NIP-11 answer; stored event
 // timestamps from the future as a fallback). Exit code 8 when any check fails.
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import WebSocket from 'ws';
 import { nostr } from './nostr.js';
 import { EXIT, describe, json, numberOption, out, parse } from './common.js';
@@ -28,6 +29,28 @@ function modeCheck(name, path, want, checks, loose = 'fail') {
   if (mode & 0o077) checks.push({ name, status: loose, detail: `${path} is mode ${octal}; fix: chmod ${want.toString(8)} ${path}` });
   else checks.push({ name, status: 'ok', detail: `${path} (${octal})` });
   return true;
+}
+
+// The FileSeenStore `serve` keeps: its folder 0700, its files 0600, and who holds its lock.
+function seenStoreChecks(dir, checks) {
+  if (!modeCheck('seen store folder', dir, 0o700, checks)) return;
+  for (const f of ['seen.json', 'seen.log']) modeCheck(`seen store ${f}`, join(dir, f), 0o600, checks);
+  const lock = join(dir, 'seen.lock');
+  if (!existsSync(lock)) return;
+  const pid = Number(readFileSync(lock, 'utf8').trim());
+  let alive = false;
+  if (Number.isSafeInteger(pid) && pid > 0)
+    try {
+      process.kill(pid, 0);
+      alive = true;
+    } catch (e) {
+      alive = e.code === 'EPERM';
+    }
+  checks.push({
+    name: 'seen store lock',
+    status: 'ok',
+    detail: alive ? `held by process ${pid} (a serve of this profile is running)` : `left by process ${pid}, which is gone (the next serve takes it over)`,
+  });
 }
 
 /** Opens a socket, sends REQ, waits for EOSE. Resolves { ok, ms, detail, newest }. */
@@ -112,7 +135,8 @@ export async function run(argv) {
     if (!modeCheck('home folder', settings.home, 0o700, checks, 'warn')) checks.push({ name: 'home folder', status: 'fail', detail: `${settings.home} does not exist (nostr-agents identity new)` });
     if (!modeCheck('profile folder', settings.dir, 0o700, checks))
       checks.push({ name: 'profile folder', status: 'fail', detail: `${settings.dir} does not exist (nostr-agents identity new --profile ${settings.profile})` });
-    for (const [what, file] of Object.entries(settings.files)) if (what !== 'key') modeCheck(`${what} file`, file, 0o600, checks);
+    for (const what of ['allow', 'config']) modeCheck(`${what} file`, settings.files[what], 0o600, checks);
+    seenStoreChecks(settings.files.seen, checks);
     if (!modeCheck('key file', settings.files.key, 0o600, checks))
       checks.push({ name: 'identity', status: 'fail', detail: `no identity in profile "${settings.profile}" (nostr-agents identity new --profile ${settings.profile})` });
     else {

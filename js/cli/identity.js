@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { CliError, EXIT, json, out, parse } from './common.js';
 import { resolveSettings, setConfig } from './settings.js';
+import { checkCardSetting } from './agx-adapter.js';
 import {
   exportNsec,
   loadPublicKey,
@@ -140,6 +141,7 @@ export async function runConfig(argv) {
     if (values.json) json({ profile: settings.profile, path: settings.dir });
     else out(settings.dir);
   } else if (sub === 'set') {
+    checkCardSetting(positionals[0], positionals[1]);
     const config = setConfig(settings, positionals[0], positionals[1]);
     if (values.json) json({ profile: settings.profile, config });
     else out(`set ${positionals[0]} in ${settings.files.config}`);

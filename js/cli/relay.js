@@ -1,9 +1,16 @@
 // `relay`: the dev relay's own command line (js/relay-server/cli.js). With --json its one line of
 // stdout ("... listening on URL") becomes {"type":"ready","url":...}.
+import { CliError, EXIT } from './common.js';
 import { safeJson } from './sanitize.js';
 
 export async function run(argv) {
-  const { run: runRelay } = await import('../relay-server/cli.js');
+  const { run: relayCli } = await import('../relay-server/cli.js');
+  // Its option checks throw plain Errors ("invalid --port ..."): a bad command line, exit 2.
+  const runRelay = (args) =>
+    relayCli(args).catch((e) => {
+      if (e && !e.code && /^(invalid --port|--max-message-length)/.test(String(e.message))) throw new CliError(EXIT.USAGE, e.message);
+      throw e;
+    });
   if (!argv.includes('--json')) return runRelay(argv);
   const write = process.stdout.write.bind(process.stdout);
   process.stdout.write = (chunk, ...rest) => {

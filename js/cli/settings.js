@@ -45,7 +45,7 @@ function readConfig(file) {
 }
 
 /**
- * { profile, home, dir, files: {key, allow, config, seen}, config, relays, relaySource }.
+ * { profile, home, dir, files: {key, allow, config, seen (the FileSeenStore folder)}, config, relays, relaySource }.
  * `values` are the parsed flags (profile, relay).
  */
 export function resolveSettings(values = {}, env = process.env) {
@@ -57,7 +57,7 @@ export function resolveSettings(values = {}, env = process.env) {
     key: join(dir, 'key'),
     allow: join(dir, 'allow.json'),
     config: join(dir, 'config.json'),
-    seen: join(dir, 'seen.json'),
+    seen: join(dir, 'seen'),
   };
   const config = readConfig(files.config);
   let relays;

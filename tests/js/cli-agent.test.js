@@ -53,6 +53,11 @@ describe('cli: NIP-XX agent serve, ask, info', () => {
     const viaAgent = await cli(['agent', 'ask', npub, 'again', '--profile', 'me', '--session', 'S1'], { env: ctx.env });
     assert.equal(viaAgent.stdout, 'again\n');
     await npubs.echo.proc.waitFor(/session S1/);
+    // --model reaches the agent: the echo agent lists no models, so it answers UNSUPPORTED_MODEL
+    const model = await cli(['ask', npub, 'hi', '--profile', 'me', '--model', 'M-7', '--json'], { env: ctx.env });
+    assert.equal(model.code, 6, model.stderr);
+    assert.equal(jsonLines(model.stdout).at(-1).error.code, 'UNSUPPORTED_MODEL');
+    assert.match(model.stderr, /model M-7 is not supported/);
   });
 
   it('ask --json: one JSON object per update, the last one the terminal', async () => {
@@ -194,6 +199,37 @@ describe('cli: doctor', () => {
 });
 
 describe('cli: relay', () => {
+  it('relay --db FILE --agx-policy keeps what agents sent across a restart; bad options exit 2', async () => {
+    const ctx = cliEnv('');
+    try {
+      const db = join(ctx.home, 'relay.sqlite');
+      const startRelayCli = async () => {
+        const p = startCli(['relay', '--port', '0', '--db', db, '--agx-policy', '--json'], { env: ctx.env });
+        await p.waitFor(/\n/, 'stdout');
+        await p.waitFor(/agx policy on/);
+        assert.match(p.stderr, /storage: SQLite /);
+        return { proc: p, url: JSON.parse(p.stdout.split('\n')[0]).url };
+      };
+      const first = await startRelayCli();
+      const made = JSON.parse((await cli(['identity', 'new', '--profile', 'p', '--json'], { env: ctx.env })).stdout);
+      const sent = await cli(['send', made.npub, 'kept in sqlite', '--profile', 'p', '--relay', first.url], { env: ctx.env });
+      assert.equal(sent.code, 0, sent.stderr);
+      assert.equal((await first.proc.stop()).code, 0);
+      const second = await startRelayCli();
+      try {
+        const got = await cli(['serve', '--profile', 'p', '--once', '--no-reply', '--json', '--relay', second.url], { env: ctx.env });
+        assert.equal(got.code, 0, got.stderr);
+        assert.equal(jsonLines(got.stdout).find((l) => l.type === 'message').text, 'kept in sqlite');
+      } finally {
+        await second.proc.stop();
+      }
+      assert.equal((await cli(['relay', '--port', 'many'], { env: ctx.env })).code, 2);
+      assert.equal((await cli(['relay', '--bogus'], { env: ctx.env })).code, 2);
+    } finally {
+      ctx.cleanup();
+    }
+  });
+
   it('relay --json prints its URL as JSON, serves doctor, and stops on Ctrl-C with exit 0', async () => {
     const ctx = cliEnv('');
     try {

@@ -4,10 +4,11 @@
 // Agent Card, and peer text sanitized before it reaches the terminal.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDevRelay } from '../support/relays.js';
-import { cli, cliEnv, jsonLines, startCli } from './cli-helpers.js';
+import { CLI, cli, cliEnv, jsonLines, startCli } from './cli-helpers.js';
 import { sanitizeLine, sanitizeText, safeJson } from '../../js/cli/sanitize.js';
 
 const mode = (p) => statSync(p).mode & 0o777;
@@ -29,6 +30,30 @@ describe('cli: sanitizing peer text', () => {
     const text = safeJson(value);
     assert.doesNotMatch(text, /[\x00-\x1f\x7f-\x9f\u2028\u202e]/);
     assert.deepEqual(JSON.parse(text), value);
+  });
+});
+
+describe('cli: one program, two names', () => {
+  it('package.json installs nostr-agents and agx; each names itself in usage and errors (exit 2)', async () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    assert.deepEqual(pkg.bin, { 'nostr-agents': 'js/cli.js', agx: 'js/cli.js' });
+    const ctx = cliEnv('ws://127.0.0.1:9');
+    try {
+      const link = join(ctx.home, 'agx');
+      symlinkSync(CLI, link);
+      const help = await new Promise((resolve) => execFile(process.execPath, [link, '--help'], { env: ctx.env }, (e, stdout) => resolve({ code: e ? e.code : 0, stdout })));
+      assert.equal(help.code, 0);
+      assert.match(help.stdout, /^usage: agx <command>/);
+      assert.match(help.stdout, /serve .*\n.*request/s);
+      const wrong = await new Promise((resolve) => execFile(process.execPath, [link, 'frob'], { env: ctx.env }, (e, stdout, stderr) => resolve({ code: e ? e.code : 0, stderr })));
+      assert.equal(wrong.code, 2);
+      assert.match(wrong.stderr, /^agx: unknown command "frob"/);
+      const plain = await cli(['--help'], { env: ctx.env });
+      assert.match(plain.stdout, /^usage: nostr-agents <command>/);
+      assert.equal((await cli([], { env: ctx.env })).code, 2);
+    } finally {
+      ctx.cleanup();
+    }
   });
 });
 
@@ -181,6 +206,16 @@ describe('cli: the AGX quickstart against a dev relay', () => {
     assert.match(serveA.stderr, /task invoice\.review completed/);
   });
 
+  it('a payload or message too large for a wrap is refused before sending (exit 2)', async () => {
+    const big = 'x'.repeat(40000);
+    const r = await cli(['request', A, 'invoice.review', '--payload', JSON.stringify({ big }), '--profile', 'b', '--json'], { env: ctx.env });
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(JSON.parse(r.stdout.trim().split('\n').at(-1)).error.code, 'AGX_TOO_LARGE');
+    const s = await cli(['send', A, big, '--profile', 'b'], { env: ctx.env });
+    assert.equal(s.code, 2, s.stderr);
+    assert.match(s.stderr, /AGX_TOO_LARGE/);
+  });
+
   it('send only publishes; serve --once --no-reply collects the reply', async () => {
     const sent = await cli(['send', A, 'Please review invoice 1234.', '--profile', 'b', '--subject', 'Invoice 1234', '--json'], { env: ctx.env });
     assert.equal(sent.code, 0, sent.stderr);
@@ -219,6 +254,29 @@ describe('cli: the AGX quickstart against a dev relay', () => {
     await serveA.waitFor(new RegExp(`not replying to ${C.slice(0, 12)}.*: not in the allow list`));
   });
 
+  it("the overview's tip: first without the allow line (no reply, serve says why), then allowed without a restart", async () => {
+    for (const p of ['x', 'y']) assert.equal((await cli(['identity', 'new', '--profile', p], { env: ctx.env })).code, 0);
+    const X = JSON.parse((await cli(['identity', 'show', '--profile', 'x', '--json'], { env: ctx.env })).stdout).npub;
+    const Y = JSON.parse((await cli(['identity', 'show', '--profile', 'y', '--json'], { env: ctx.env })).stdout).npub;
+    const serveX = startCli(['serve', '--profile', 'x'], { env: ctx.env });
+    try {
+      await serveX.waitFor(/serving npub1/);
+      assert.match(serveX.stderr, /no peer is allowed: every task request is denied/);
+      const denied = await cli(['request', X, 'invoice.review', '--payload', '{"amount":4200}', '--profile', 'y', '--timeout', '3'], { env: ctx.env });
+      assert.equal(denied.code, 5, denied.stderr);
+      assert.equal(denied.stdout, '', 'no reply, nothing printed');
+      assert.match(denied.stderr, /denied requests get no reply/);
+      await serveX.waitFor(new RegExp(`denied task invoice\\.review from ${Y}: no peer is allowed \\(default-deny\\); no reply sent \\(allow it: nostr-agents identity allow ${Y} --profile x\\)`));
+      assert.equal((await cli(['identity', 'allow', Y, '--profile', 'x'], { env: ctx.env })).code, 0);
+      const ok = await cli(['request', X, 'invoice.review', '--payload', '{"amount":4200}', '--profile', 'y', '--json'], { env: ctx.env });
+      assert.equal(ok.code, 0, ok.stderr);
+      assert.equal(JSON.parse(ok.stdout).output.approved, true);
+      assert.match(serveX.stderr, /allow list reloaded: 1 entry/);
+    } finally {
+      await serveX.stop();
+    }
+  });
+
   it('handler errors reach the peer only as "handler failed"; the real message is logged locally', async () => {
     const dir = ctx.home;
     const mod = join(dir, 'review.mjs');
@@ -254,6 +312,50 @@ export default {
     }
   });
 
+  it('serve --once exits after the first new task (its result published first) or message', async () => {
+    await cli(['identity', 'new', '--profile', 'one'], { env: ctx.env });
+    const O = JSON.parse((await cli(['identity', 'show', '--profile', 'one', '--json'], { env: ctx.env })).stdout).npub;
+    const s1 = startCli(['serve', '--profile', 'one', '--once', '--allow', B, '--json'], { env: ctx.env });
+    await s1.waitFor(/"type":"ready"/, 'stdout');
+    const r = await cli(['request', O, 'invoice.review', '--payload', '{"amount":1}', '--profile', 'b', '--json'], { env: ctx.env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout).output.approved, true);
+    const d1 = await s1.done;
+    assert.equal(d1.code, 0, d1.stderr);
+    assert.deepEqual(
+      jsonLines(d1.stdout).filter((l) => l.type === 'task').map((l) => [l.capability, l.status, l.npub]),
+      [['invoice.review', 'completed', B]],
+    );
+    // a message, with the reply (B is allowed) published before it exits
+    const s2 = startCli(['serve', '--profile', 'one', '--once', '--allow', B, '--json'], { env: ctx.env });
+    await s2.waitFor(/"type":"ready"/, 'stdout');
+    assert.equal((await cli(['send', O, 'once more', '--profile', 'b'], { env: ctx.env })).code, 0);
+    const d2 = await s2.done;
+    assert.equal(d2.code, 0, d2.stderr);
+    assert.equal(jsonLines(d2.stdout).find((l) => l.type === 'message').text, 'once more');
+    assert.match(d2.stderr, /replied to/);
+    const collected = await cli(['serve', '--profile', 'b', '--once', '--no-reply', '--json'], { env: ctx.env });
+    assert.ok(
+      jsonLines(collected.stdout).some((l) => l.type === 'message' && l.npub === O && /^Received your message/.test(l.text) && l.autoDepth === 1),
+      collected.stdout,
+    );
+  });
+
+  it('--allow-all accepts task requests from anyone, and says so', async () => {
+    await cli(['identity', 'new', '--profile', 'open'], { env: ctx.env });
+    const O = JSON.parse((await cli(['identity', 'show', '--profile', 'open', '--json'], { env: ctx.env })).stdout).npub;
+    const serveO = startCli(['serve', '--profile', 'open', '--allow-all'], { env: ctx.env });
+    try {
+      await serveO.waitFor(/serving npub1/);
+      assert.match(serveO.stderr, /--allow-all: task requests from anyone are accepted/);
+      const r = await cli(['request', O, 'invoice.review', '--payload', '{"amount":7}', '--profile', 'c', '--json'], { env: ctx.env });
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(JSON.parse(r.stdout).output.approved, true);
+    } finally {
+      await serveO.stop();
+    }
+  });
+
   it('--max-auto-depth bounds automated replies', async () => {
     await cli(['identity', 'new', '--profile', 'd'], { env: ctx.env });
     const D = JSON.parse((await cli(['identity', 'show', '--profile', 'd', '--json'], { env: ctx.env })).stdout).npub;
@@ -284,6 +386,29 @@ export default {
     const j = await cli(['serve', '--profile', 'b', '--once', '--no-reply', '--json'], { env: ctx.env });
     assert.doesNotMatch(j.stdout, /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202e]/);
     assert.equal(jsonLines(j.stdout).find((l) => l.type === 'message').text, evil, '--json keeps the exact text, escaped');
+
+    // a peer's Agent Card: its org, capabilities and relays are peer text too
+    const pkg = await import(PACKAGE_URL);
+    await pkg.init();
+    const sk = pkg.generateSecretKey();
+    const signer = new pkg.LocalSigner(sk);
+    sk.fill(0);
+    const pool = new pkg.RelayPool({ relays: [relay.url] });
+    try {
+      await pkg.agx.publishAgentCard(signer, pool, { org: 'Evil\x1b]0;pwned\x07 Corp\u202e', capabilities: ['x\x1b[31m'], relays: [relay.url] });
+    } finally {
+      await pool.close();
+    }
+    const peer = pkg.nip19.npubEncode(signer.publicKey);
+    signer.dispose();
+    const shown = await cli(['card', peer], { env: ctx.env });
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.doesNotMatch(shown.stdout + shown.stderr, /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202e]/);
+    assert.match(shown.stdout, /org\s+Evil\\x1b\]0;pwned\\x07 Corp\\u202e/);
+    assert.match(shown.stdout, /capabilities\s+x\\x1b\[31m/);
+    const cj = await cli(['card', peer, '--json'], { env: ctx.env });
+    assert.doesNotMatch(cj.stdout, /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202e]/);
+    assert.equal(JSON.parse(cj.stdout).card.org, 'Evil\x1b]0;pwned\x07 Corp\u202e');
   });
 
   it('serve --advertise publishes the Agent Card; card reads it; an unknown key has none', async () => {
@@ -302,12 +427,135 @@ export default {
     assert.deepEqual(c.card.capabilities, ['invoice.review']);
     assert.equal(c.card.org, 'Acme Corp');
     assert.deepEqual(c.card.relays, [relay.url]);
-    assert.deepEqual(c.relayList, [relay.url]);
+    assert.deepEqual(c.relayList.relays, [relay.url]);
     const v = await cli(['card', C, '--verify', '--json'], { env: ctx.env });
     assert.equal(v.code, 6, 'no NIP-05 claimed: not verified');
     assert.equal(JSON.parse(v.stdout).nip05Verified, false);
     const none = await cli(['card', A, '--json'], { env: ctx.env });
     assert.equal(none.code, 7);
     assert.equal(JSON.parse(none.stdout).card, null);
+
+    // without NPUB: the profile's own card
+    const own = await cli(['card', '--profile', 'c', '--json'], { env: ctx.env });
+    assert.equal(own.code, 0, own.stderr);
+    assert.equal(JSON.parse(own.stdout).card.id, c.card.id);
+    const text = await cli(['card', C], { env: ctx.env });
+    assert.match(text.stdout, /org\s+Acme Corp/);
+    assert.match(text.stdout, /capabilities\s+invoice\.review/);
+
+    // card --retract: a NIP-09 deletion of our own card (the dev relay honors it)
+    assert.equal((await cli(['card', '--retract', A, '--profile', 'c'], { env: ctx.env })).code, 2, 'only our own card');
+    assert.equal((await cli(['card', C, '--retract', '--verify', '--profile', 'c'], { env: ctx.env })).code, 2);
+    const gone = await cli(['card', '--retract', '--profile', 'c', '--reason', 'moving', '--json'], { env: ctx.env });
+    assert.equal(gone.code, 0, gone.stderr);
+    const g = JSON.parse(gone.stdout);
+    assert.equal(g.ok, true);
+    assert.ok(g.retracted.includes(c.card.id));
+    assert.match(g.deletionId, /^[0-9a-f]{64}$/);
+    assert.deepEqual(g.accepted, [relay.url]);
+    const after = await cli(['card', C, '--json'], { env: ctx.env });
+    assert.equal(after.code, 7, 'the relay dropped the retracted card');
+    const twice = await cli(['card', '--retract', '--profile', 'c', '--json'], { env: ctx.env });
+    assert.equal(twice.code, 7);
+    assert.equal(JSON.parse(twice.stdout).ok, false);
+  });
+
+  it('card with no relay reachable is exit 4, not "no card" (7)', async () => {
+    const dead = await startDevRelay();
+    const url = dead.url;
+    await dead.close();
+    const r = await cli(['card', A, '--relay', url, '--json'], { env: ctx.env });
+    assert.equal(r.code, 4, r.stderr);
+    const j = JSON.parse(r.stdout);
+    assert.equal(j.exitCode, 4);
+    assert.equal(j.error.code, 'RELAY_UNREACHABLE');
+    assert.match(r.stderr, /no relay reachable/);
+  });
+
+  it('card --verify reports why a NIP-05 handle is not verified; bad card settings are refused', async () => {
+    await cli(['identity', 'new', '--profile', 'n'], { env: ctx.env });
+    const N = JSON.parse((await cli(['identity', 'show', '--profile', 'n', '--json'], { env: ctx.env })).stdout).npub;
+    const bad = await cli(['config', 'set', 'nip05', 'agent@localhost', '--profile', 'n', '--json'], { env: ctx.env });
+    assert.equal(bad.code, 2);
+    assert.equal(JSON.parse(bad.stdout).ok, false);
+    assert.equal((await cli(['config', 'set', 'nip05', 'not a handle', '--profile', 'n'], { env: ctx.env })).code, 2);
+    // a hand-edited config the card would refuse: serve --advertise says so (exit 3), serves nothing
+    writeFileSync(join(ctx.agxHome, 'n', 'config.json'), JSON.stringify({ nip05: 'agent@127.0.0.1' }));
+    const refused = await cli(['serve', '--profile', 'n', '--advertise'], { env: ctx.env });
+    assert.equal(refused.code, 3, refused.stderr);
+    assert.match(refused.stderr, /Agent Card settings are invalid/);
+    // .invalid never resolves (RFC 6761): the check fails with its reason, no network needed
+    assert.equal((await cli(['config', 'set', 'nip05', 'agent@example.invalid', '--profile', 'n'], { env: ctx.env })).code, 0);
+    const s = startCli(['serve', '--profile', 'n', '--advertise'], { env: ctx.env });
+    try {
+      await s.waitFor(/advertised: Agent Card/);
+    } finally {
+      await s.stop();
+    }
+    const plain = JSON.parse((await cli(['card', N, '--json'], { env: ctx.env })).stdout);
+    assert.equal(plain.card.nip05, 'agent@example.invalid');
+    assert.equal(plain.nip05Verified, undefined, 'not checked without --verify');
+    const v = await cli(['card', N, '--verify', '--json'], { env: ctx.env });
+    assert.equal(v.code, 6);
+    const j = JSON.parse(v.stdout);
+    assert.equal(j.ok, false);
+    assert.equal(j.nip05Verified, false);
+    assert.match(j.nip05Reason, /AGX_NIP05_DNS/);
+    const t = await cli(['card', N, '--verify'], { env: ctx.env });
+    assert.equal(t.code, 6);
+    assert.match(t.stdout, /agent@example\.invalid \(NOT verified\)/);
+    assert.match(t.stderr, /NIP-05: AGX_NIP05_DNS/);
+  });
+
+  it("request and send run while serve holds the profile's seen store; a second serve of it is refused", async () => {
+    // serve a (started in before()) holds <a>/seen: the one-writer FileSeenStore
+    const store = join(ctx.agxHome, 'a', 'seen');
+    assert.equal(mode(store), 0o700);
+    for (const f of ['seen.json', 'seen.log', 'seen.lock']) assert.equal(mode(join(store, f)), 0o600, f);
+    assert.equal(readFileSync(join(store, 'seen.lock'), 'utf8').trim(), String(serveA.child.pid));
+
+    const second = await cli(['serve', '--profile', 'a', '--json'], { env: ctx.env });
+    assert.equal(second.code, 3, second.stderr);
+    assert.match(second.stderr, /profile "a" is already being served: .*in use by process \d+/);
+    assert.equal(JSON.parse(second.stdout.trim().split('\n').at(-1)).exitCode, 3);
+    const doc = JSON.parse((await cli(['doctor', '--profile', 'a', '--json'], { env: ctx.env })).stdout);
+    assert.match(doc.checks.find((c) => c.name === 'seen store lock').detail, /held by process/);
+    assert.equal(doc.checks.find((c) => c.name === 'seen store folder').status, 'ok');
+
+    // the same profile as a client meanwhile: A asks E, and sends E a message
+    await cli(['identity', 'new', '--profile', 'e'], { env: ctx.env });
+    const E = JSON.parse((await cli(['identity', 'show', '--profile', 'e', '--json'], { env: ctx.env })).stdout).npub;
+    const serveE = startCli(['serve', '--profile', 'e', '--allow', A, '--no-reply'], { env: ctx.env });
+    try {
+      await serveE.waitFor(/serving npub1/);
+      const r = await cli(['request', E, 'invoice.review', '--payload', '{"amount":50000}', '--profile', 'a', '--json'], { env: ctx.env });
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(JSON.parse(r.stdout).output, { approved: false, flags: ['over-limit'], standIn: true });
+      const sent = await cli(['send', E, 'sent while a is served', '--profile', 'a'], { env: ctx.env });
+      assert.equal(sent.code, 0, sent.stderr);
+      await serveE.waitFor(/sent while a is served/, 'stdout');
+    } finally {
+      await serveE.stop();
+    }
+    assert.equal(serveA.child.exitCode, null, 'serve a is still running');
+
+    // a damaged store is a setup error that names the file, not a crash
+    await cli(['identity', 'new', '--profile', 'dmg'], { env: ctx.env });
+    mkdirSync(join(ctx.agxHome, 'dmg', 'seen'), { mode: 0o700 });
+    writeFileSync(join(ctx.agxHome, 'dmg', 'seen', 'seen.json'), '{"v":9}', { mode: 0o600 });
+    const dmg = await cli(['serve', '--profile', 'dmg', '--json'], { env: ctx.env });
+    assert.equal(dmg.code, 3, dmg.stderr);
+    assert.match(dmg.stderr, /seen store cannot be used: seen\.json is not a seen-store snapshot/);
+    assert.equal(JSON.parse(dmg.stdout.trim().split('\n').at(-1)).ok, false);
+  });
+
+  it('Ctrl-C while request waits: exit 130', async () => {
+    // C is not allowed on A: no result will come
+    const r = startCli(['request', A, 'invoice.review', '--payload', '{"amount":1}', '--profile', 'c', '--timeout', '600'], { env: ctx.env });
+    await r.waitFor(/waiting up to 600 s/);
+    r.signal('SIGINT');
+    const done = await r.done;
+    assert.equal(done.code, 130, done.stderr);
+    assert.match(done.stderr, /interrupted/);
   });
 });
