@@ -194,18 +194,25 @@ test('a reload keeps the local identity and restores the session and its runs', 
   assert.equal(await page.locator('#session-list button').count(), 2);
   assert.equal(await lastTurn(page).locator('.tool-card[data-tool="clock"]').count(), 1);
   // The runs are in the package's IndexedDbRunStore, not in localStorage.
-  const stored = await page.evaluate(
-    () =>
-      new Promise((resolve, reject) => {
-        const r = indexedDB.open('nostr-agents-demo');
-        r.onerror = () => reject(r.error);
-        r.onsuccess = () => {
-          const all = r.result.transaction('runs').objectStore('runs').getAll();
-          all.onsuccess = () => resolve(all.result.map((x) => [x.message, x.state]));
-          all.onerror = () => reject(all.error);
-        };
-      }),
-  );
+  // The store records the terminal just after the page renders it: read until it is there.
+  const readStored = () =>
+    page.evaluate(
+      () =>
+        new Promise((resolve, reject) => {
+          const r = indexedDB.open('nostr-agents-demo');
+          r.onerror = () => reject(r.error);
+          r.onsuccess = () => {
+            const all = r.result.transaction('runs').objectStore('runs').getAll();
+            all.onsuccess = () => resolve(all.result.map((x) => [x.message, x.state]));
+            all.onerror = () => reject(all.error);
+          };
+        }),
+    );
+  let stored = await readStored();
+  for (let i = 0; i < 50 && !stored.some(([m, st]) => m === 'what time is it in Asia/Tokyo' && st === 'done'); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    stored = await readStored();
+  }
   assert.equal(stored.length, 6);
   assert.ok(stored.some(([m, st]) => m === 'what time is it in Asia/Tokyo' && st === 'done'), JSON.stringify(stored));
   assert.equal(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes('runs')).length), 0);
