@@ -12,8 +12,16 @@ const APPROVALS = new Set(['ask', 'auto', 'deny']);
 const METHODS = new Set(['getPublicKey', 'signEvent', 'nip44.encrypt', 'nip44.decrypt']);
 const EXTENSION_ORIGIN = new URL(chrome.runtime.getURL('')).origin;
 
-// What happened, for the tests (read through the worker): requests per method and outcome.
-globalThis.stats = { requests: {}, approved: 0, refused: 0, failed: 0, prompts: 0 };
+// What happened, for the tests: requests per method and outcome, kept in chrome.storage.session
+// so a worker that Chromium stops when idle and starts again keeps counting.
+let stats = { requests: {}, approved: 0, refused: 0, failed: 0, prompts: 0 };
+const statsLoaded = chrome.storage.session.get('stats').then(
+  (r) => {
+    if (r.stats) stats = r.stats;
+  },
+  () => {},
+);
+const saveStats = () => chrome.storage.session.set({ stats }).catch(() => {});
 
 let signer = null; // a LocalSigner, made from storage on first use
 let signerLoading = null;
@@ -71,7 +79,8 @@ async function confirm(method, params, origin) {
   if (mode === 'auto') return true;
   if (mode === 'deny') return false;
   const id = String(++nextPrompt);
-  globalThis.stats.prompts++;
+  stats.prompts++;
+  await saveStats();
   const decided = new Promise((resolve) => prompts.set(id, { request: summary(method, params, origin), resolve, windowId: null }));
   const win = await chrome.windows.create({ url: chrome.runtime.getURL(`prompt.html?id=${id}`), type: 'popup', width: 460, height: 360 });
   const p = prompts.get(id);
@@ -117,22 +126,28 @@ async function handleNip07(msg, sender) {
   const { method } = msg;
   const params = Array.isArray(msg.params) ? msg.params : [];
   if (!METHODS.has(method)) return { error: `not a NIP-07 method this signer offers: ${String(method).slice(0, 40)}` };
-  const count = (globalThis.stats.requests[method] ??= { approved: 0, refused: 0 });
+  await statsLoaded;
   const origin = sender.origin ?? (sender.url ? new URL(sender.url).origin : 'unknown');
-  if (!(await confirm(method, params, origin))) {
+  const approved = await confirm(method, params, origin);
+  const count = (stats.requests[method] ??= { approved: 0, refused: 0 });
+  let reply;
+  if (!approved) {
     count.refused++;
-    globalThis.stats.refused++;
-    return { error: `the user refused ${method}` };
+    stats.refused++;
+    reply = { error: `the user refused ${method}` };
+  } else {
+    count.approved++;
+    stats.approved++;
+    try {
+      reply = { result: await run(method, params) };
+    } catch (err) {
+      stats.failed++;
+      // NostrError messages carry the code and never the key.
+      reply = { error: err?.message ?? String(err) };
+    }
   }
-  count.approved++;
-  globalThis.stats.approved++;
-  try {
-    return { result: await run(method, params) };
-  } catch (err) {
-    globalThis.stats.failed++;
-    // NostrError messages carry the code and never the key.
-    return { error: err?.message ?? String(err) };
-  }
+  await saveStats(); // before the answer, so whoever reads the counts after it sees this request
+  return reply;
 }
 
 // --- Messages from this extension's own pages (prompt, options).

@@ -46,7 +46,8 @@ function watch(p) {
 
 const demoUrl = (origin) => `${origin}/?relay=${encodeURIComponent(relay.url)}&agent=${agent.npub}`;
 const ready = (p) => p.waitForSelector('body[data-ready="true"]', { state: 'attached', timeout: 30_000 });
-const stats = () => ext.worker.evaluate(() => JSON.parse(JSON.stringify(globalThis.stats)));
+let statsPage; // an extension page kept open to read the worker's counters (chrome.storage.session)
+const stats = () => statsPage.evaluate(async () => (await chrome.storage.session.get('stats')).stats ?? { requests: {}, approved: 0, refused: 0, failed: 0, prompts: 0 });
 
 /** Sets the extension's confirmation mode through its options page, as a user would. */
 async function setApproval(mode) {
@@ -103,6 +104,9 @@ before(async () => {
   await o.waitForFunction((pk) => document.getElementById('npub').dataset.pubkey === pk, pubkey);
   await o.close();
   await setApproval('auto');
+  statsPage = watch(await ext.context.newPage());
+  await statsPage.goto(ext.url('options.html'));
+  await ready(statsPage);
 });
 
 after(async () => {
@@ -376,13 +380,17 @@ test('asking mode: a confirmation window per request; Approve answers, Deny and 
   try {
     const p = await testPage();
     const prompt = () => ext.context.waitForEvent('page', { predicate: (pg) => pg.url().startsWith(ext.url('prompt.html')), timeout: 15_000 });
+    // The window closes itself on an answer, possibly before Playwright's click returns.
+    const press = (win, name) => win.getByRole('button', { name }).click().catch((err) => {
+      if (!win.isClosed()) throw err;
+    });
 
     let next = prompt();
     const pk = p.evaluate(() => new window.pkg.Nip07Signer().getPublicKey());
     let win = await next;
     await win.locator('#approve:not([disabled])').waitFor();
     assert.equal(await win.locator('#what').textContent(), `${files.origin} asks to read your public key.`);
-    await win.getByRole('button', { name: 'Approve' }).click();
+    await press(win, 'Approve');
     assert.equal(await pk, pubkey);
 
     next = prompt();
@@ -395,7 +403,7 @@ test('asking mode: a confirmation window per request; Approve answers, Deny and 
     win = await next;
     await win.locator('#approve:not([disabled])').waitFor();
     assert.match(await win.locator('#detail').textContent(), /kind: 1\ncontent: sign me\?/);
-    await win.getByRole('button', { name: 'Deny' }).click();
+    await press(win, 'Deny');
     assert.equal(await signed, 'SIGNER_REJECTED');
 
     next = prompt();
