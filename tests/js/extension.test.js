@@ -1,9 +1,11 @@
 // A real NIP-07 signer extension (tests/extension/, Manifest V3) loaded into headless Debian
 // Chromium the way users load one (--load-extension, --disable-extensions-except, --headless=new).
 // Its service worker holds the key and runs every key operation on the package's own browser
-// build. The demo logs in through it, chats with the demo agent and runs an AGX task; the page
-// never holds the key; refusals reach the page as SIGNER_REJECTED; the package runs inside an
-// extension page, and fails with INIT_FAILED without 'wasm-unsafe-eval'.
+// build. The demo logs in through it and chats with the demo agent; an AgxClient with a Nip07Signer
+// runs an AGX task through it (the demo's AGX panel still sends from a one-time key: a todo test
+// until the page changes); the page never holds the key; refusals reach the page as
+// SIGNER_REJECTED; the package runs inside an extension page, and fails with INIT_FAILED without
+// 'wasm-unsafe-eval'.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
