@@ -2,8 +2,7 @@
 // Chromium the way users load one (--load-extension, --disable-extensions-except, --headless=new).
 // Its service worker holds the key and runs every key operation on the package's own browser
 // build. The demo logs in through it and chats with the demo agent; an AgxClient with a Nip07Signer
-// runs an AGX task through it (the demo's AGX panel still sends from a one-time key: a todo test
-// until the page changes); the page never holds the key; refusals reach the page as
+// runs an AGX task through it, and so does the demo's AGX panel; the page never holds the key; refusals reach the page as
 // SIGNER_REJECTED; the package runs inside an extension page, and fails with INIT_FAILED without
 // 'wasm-unsafe-eval'.
 import { test, before, after } from 'node:test';
@@ -311,7 +310,7 @@ test("the demo's AGX panel completes a task while logged in with the extension; 
 // The demo's panel still sends tasks from a one-time LocalSigner when logged in with an extension
 // (web-demo/app.js agxAgent(), from when AGX needed a LocalSigner); AgxClient now takes any Signer.
 // Passes once the page passes state.identity.signer for NIP-07 too.
-test("the demo's AGX panel signs its tasks with the extension's key", { timeout: 120_000, todo: 'web-demo/app.js agxAgent() still uses a one-time key with an extension' }, async () => {
+test("the demo's AGX panel signs its tasks with the extension's key", { timeout: 120_000 }, async () => {
   const page = watch(await ext.context.newPage());
   try {
     await page.goto(demoUrl(demo.origin));
