@@ -69,7 +69,9 @@ export interface PromptOptions {
    * ms to wait, after the first terminal, for a newer one (the seed: of several terminals the
    * highest (created_at, id) wins; response/cancel races). The terminal update is shown at once;
    * a newer terminal adds one with `replaced: true`; `result` and `done` settle when the period
-   * ends. Default 0: the first terminal settles the run.
+   * ends. Default: 0 (the first terminal settles the run: a conforming agent sends exactly one),
+   * except after the client sent ai.cancel, when the response/cancel race makes competing
+   * terminals expected: then CANCEL_RACE_GRACE (1500 ms).
    */
   terminalGrace?: number;
   /**
@@ -166,8 +168,8 @@ export interface StoredRun {
   privacy?: PrivacyProfile;
   terminal:
     | null
-    | ({ ok: true; eventId: string } & Omit<RunResult, 'eventId'>)
-    | { ok: false; eventId: string; code: AgentErrorCode; message: string; retry_after?: number; details?: Record<string, unknown> };
+    | ({ ok: true; eventId: string; createdAt?: number } & Omit<RunResult, 'eventId'>)
+    | { ok: false; eventId: string; createdAt?: number; code: AgentErrorCode; message: string; retry_after?: number; details?: Record<string, unknown> };
   /** The signed prompt. */
   prompt?: NostrEvent;
   /** getRun only: the applied events in arrival order. */
@@ -236,6 +238,33 @@ export function listSessions(store: RunStore, options?: { agent?: string }): Pro
 
 /** The runs of a session (an id, or a listSessions entry), oldest first. */
 export function listRuns(store: RunStore, session: string | SessionSummary, options?: { agent?: string }): Promise<StoredRun[]>;
+
+/** The default terminalGrace (ms) of a run whose client sent ai.cancel. */
+export const CANCEL_RACE_GRACE: number;
+
+export interface FetchSessionRunsOptions {
+  pool: RelayPool;
+  relays?: string[];
+  /** The client whose runs to find. */
+  signer: Signer;
+  /** The agent's hex public key. */
+  agent: string;
+  /** Default `sender:<client pubkey>` (which also covers prompts sent without an `s` tag). */
+  session?: string;
+  /** Merged with what the relays have; relay-only runs and relay terminals are written to it. */
+  store?: RunStore | null;
+  /** ms per relay query. Default 5000. */
+  maxWait?: number;
+  signal?: PoolAbortSignal;
+}
+
+/**
+ * The seed's session recovery recipe on relays (prompts by `#s`, then terminals by `#e` root;
+ * kinds 25802, 25803, 25805, which only relays that store them keep), combined with the local
+ * store: the session's runs, oldest first, each with where it was found. Privacy-first runs are
+ * only in the store.
+ */
+export function fetchSessionRuns(options: FetchSessionRunsOptions): Promise<Array<StoredRun & { source: 'store' | 'relay' | 'both' }>>;
 
 export interface ResumeOptions {
   pool: RelayPool;
