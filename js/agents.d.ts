@@ -104,6 +104,8 @@ export type AgentRunUpdate =
   | { type: 'status'; state: 'thinking' | 'tool_use' | 'done'; progress?: number; info?: string }
   /** `text`: the whole text so far, in seq order; `degraded` when a delta is missing. */
   | { type: 'delta'; text: string; degraded: boolean; thinking?: string }
+  /** Before a delta: a seq gap opened (`degraded: true`, "streaming degraded") or closed (false). */
+  | { type: 'gap'; degraded: boolean }
   | { type: 'tool_call'; name?: string; phase?: 'start' | 'result'; arguments?: unknown; output?: unknown; success?: boolean; duration_ms?: number; text?: string }
   /** An event of the run that breaks the rules (not applied). */
   | { type: 'rejected'; code: AgentErrorCode; reason: string; eventId: string }

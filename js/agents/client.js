@@ -173,6 +173,7 @@ export class Run {
     this._idleTimer = null;
     this._graceTimer = null;
     this._announced = false; // a terminal update was pushed during the grace period
+    this._degraded = false; // the last gap state announced
     this._updates = [];
     this._waiters = [];
     this._done = false;
@@ -386,6 +387,11 @@ export class Run {
         break;
       }
       case 'delta':
+        if (this._machine.degraded !== this._degraded) {
+          // A seq gap opened (a delta is missing) or the missing delta arrived and closed it.
+          this._degraded = this._machine.degraded;
+          this._push({ type: 'gap', degraded: this._degraded });
+        }
         this._push({
           type: 'delta',
           text: this._machine.text,

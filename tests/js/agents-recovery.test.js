@@ -48,7 +48,7 @@ describe('NIP-XX relay-side session discovery', () => {
     }
   }
 
-  it('finds a session\'s runs on the relays by #s and #e, fills an empty store, and resumeRun works from it', async () => {
+  it("finds a session's runs on the relays by #s and #e, fills an empty store, and resumeRun works from it", async () => {
     const client = LocalSigner.generate();
     try {
       await withAgent(
