@@ -468,6 +468,9 @@ export class AgxClient {
       }
       this.#awaiting.set(taskId, entry);
     });
+    // The wait may end (timeout, stop) while the status is still being mined and published: no
+    // unhandled rejection then; the caller gets it from the returned promise.
+    answer.catch(() => {});
     try {
       await this.#publishRumor(rumor, from, o.signal);
     } catch (err) {

@@ -150,7 +150,9 @@ describe('AGX task status updates', () => {
   it('provideInput needs a request of ours waiting for input; an unanswered input request times out as "handler failed"', async () => {
     const alice = party();
     const bob = party();
-    bob.client.handle('slow.ask', async (_p, ctx) => ctx.requestInput('anyone?', { timeout: 300 }));
+    // 1 ms: the wait ends while the input-required status is still being mined and sent (no
+    // unhandled rejection; the handler sees AGX_TIMEOUT).
+    bob.client.handle('slow.ask', async (_p, ctx) => ctx.requestInput('anyone?', { timeout: 1 }));
     await Promise.all([alice.client.start(), bob.client.start()]);
     await assert.rejects(alice.client.provideInput('f'.repeat(32), 1), { code: 'INVALID_ARGUMENT' });
     let pendingTask;
