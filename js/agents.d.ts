@@ -59,6 +59,9 @@ export interface PromptOptions {
   thinking?: ThinkingLevel;
   provider?: string;
   toolSchemaVersion?: number;
+  /** The seed's names for toolSchemaVersion and fallbackModels (aliases: pass one of each pair). */
+  tool_schema_version?: number;
+  fallback_models?: string[];
   /** The `s` tag; omitted: the agent uses `sender:<client pubkey>`. */
   session?: string;
   /** Aborting it cancels the run (ai.cancel). */

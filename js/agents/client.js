@@ -119,6 +119,8 @@ export class Run {
     provider,
     toolSchemaVersion,
     fallbackModels,
+    tool_schema_version: toolSchemaVersionAlias,
+    fallback_models: fallbackModelsAlias,
     signal,
     store,
     privacy = 'default',
@@ -134,6 +136,13 @@ export class Run {
     if (typeof message !== 'string' || message.length === 0)
       throw new NostrError('INVALID_ARGUMENT', 'prompt: message must be a non-empty string');
     if (signal?.aborted) throw new NostrError('ABORTED', 'prompt: the signal is already aborted');
+    // The seed's snake_case names are accepted too (one of each pair).
+    if (toolSchemaVersion !== undefined && toolSchemaVersionAlias !== undefined && toolSchemaVersion !== toolSchemaVersionAlias)
+      throw new NostrError('INVALID_ARGUMENT', 'prompt: toolSchemaVersion and tool_schema_version differ');
+    if (fallbackModels !== undefined && fallbackModelsAlias !== undefined)
+      throw new NostrError('INVALID_ARGUMENT', 'prompt: pass fallbackModels or fallback_models, not both');
+    toolSchemaVersion ??= toolSchemaVersionAlias;
+    fallbackModels ??= fallbackModelsAlias;
     const payload = { ver: 1, message };
     if (thinking !== undefined) payload.thinking = thinking;
     if (provider !== undefined) payload.provider = provider;
