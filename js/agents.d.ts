@@ -271,6 +271,15 @@ export interface FetchSessionRunsOptions {
  */
 export function fetchSessionRuns(options: FetchSessionRunsOptions): Promise<Array<StoredRun & { source: 'store' | 'relay' | 'both' }>>;
 
+/**
+ * This client's sessions (with `agent`, or every agent) from the relays' prompts and `store`, most
+ * recently active first; `source` says where their runs were found ('both': some in each, or all
+ * in both).
+ */
+export function fetchSessions(options: Omit<FetchSessionRunsOptions, 'agent' | 'session'> & { agent?: string }): Promise<
+  Array<{ id: string; agent: string; client: string; runs: number; createdAt: number; updatedAt: number; title: string; source: 'store' | 'relay' | 'both' }>
+>;
+
 export interface ResumeOptions {
   pool: RelayPool;
   relays?: string[];

@@ -2,7 +2,7 @@
 // stores and the agent runtime (serveAgent).
 export { AgentError } from './errors.js';
 export { discover, prompt, resumeRun, Run, CANCEL_RACE_GRACE } from './client.js';
-export { fetchSessionRuns } from './recovery.js';
+export { fetchSessionRuns, fetchSessions } from './recovery.js';
 export { MemoryRunStore, listSessions, listRuns } from './store.js';
 export { FileRunStore } from './store-file.js';
 export { IndexedDbRunStore } from './store-indexeddb.js';

@@ -152,6 +152,61 @@ export async function fetchSessionRuns({ pool, signer, agent, session, store, re
   return [...out.values()].sort(byCreated);
 }
 
+/**
+ * The sessions of this client (with `agent`, or with every agent), from the relays' prompts
+ * (kind 25802 by this author) and from `store` (when given), most recently active first: one
+ * entry per (agent, session) with `{ id, agent, client, runs, createdAt, updatedAt, title, source }`
+ * (title: the first prompt's message; source: 'store', 'relay' or 'both'). Pick one and pass its
+ * id to fetchSessionRuns. options: pool, signer, agent?, store?, relays, maxWait (5000), signal.
+ */
+export async function fetchSessions({ pool, signer, agent, store, relays, maxWait = 5000, signal } = {}) {
+  if (!pool || typeof pool.query !== 'function') throw new NostrError('INVALID_ARGUMENT', 'fetchSessions: pool is required');
+  requireSigner(signer, 'fetchSessions');
+  if (agent !== undefined && (typeof agent !== 'string' || !isValidPublicKey(agent)))
+    throw new NostrError('INVALID_ARGUMENT', 'fetchSessions: agent must be a 64-hex public key');
+  if (store !== undefined && store !== null) requireStore(store, 'fetchSessions');
+  const me = await signer.getPublicKey();
+  const sessions = new Map();
+  const add = (run, where) => {
+    const key = `${run.agent}\u0000${run.session}`;
+    let s = sessions.get(key);
+    if (!s) {
+      s = { id: run.session, agent: run.agent, client: me, ids: new Map(), createdAt: run.created_at, updatedAt: 0, title: run.message, firstAt: Infinity };
+      sessions.set(key, s);
+    }
+    const seen = s.ids.get(run.id);
+    s.ids.set(run.id, seen && seen !== where ? 'both' : where);
+    s.createdAt = Math.min(s.createdAt, run.created_at);
+    s.updatedAt = Math.max(s.updatedAt, run.updatedAt ?? run.created_at);
+    if (run.created_at < s.firstAt) {
+      s.firstAt = run.created_at;
+      s.title = run.message;
+    }
+  };
+  const filter = { kinds: [KINDS.prompt], authors: [me], ...(agent !== undefined && { '#p': [agent] }) };
+  for (const e of await pool.query([filter], { relays, maxWait, signal })) {
+    const to = tagValue(e, 'p');
+    if (e.kind !== KINDS.prompt || e.pubkey !== me || !to || !isValidPublicKey(to) || (agent !== undefined && to !== agent)) continue;
+    if (tagValue(e, 'encryption') !== 'nip44') continue;
+    let payload;
+    try {
+      const text = await signer.nip44Decrypt(to, e.content);
+      if (!validatePayload(KINDS.prompt, text).ok) continue;
+      payload = JSON.parse(text);
+    } catch {
+      continue;
+    }
+    add({ id: e.id, agent: to, session: tagValue(e, 's') ?? `sender:${me}`, created_at: e.created_at, message: payload.message }, 'relay');
+  }
+  if (store) for (const r of await store.listRuns()) if (r.client === me && (agent === undefined || r.agent === agent)) add(r, 'store');
+  return [...sessions.values()]
+    .map(({ ids, firstAt, ...s }) => {
+      const kinds = new Set(ids.values());
+      return { ...s, runs: ids.size, source: kinds.size === 1 ? [...kinds][0] : 'both' };
+    })
+    .sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : 1));
+}
+
 // True when the relay's terminal `t` (ClientRun form) beats the stored summary `s` by (created_at, id).
 function beats(t, s) {
   if (!t || t.eventId === s.eventId) return false;

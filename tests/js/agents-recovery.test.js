@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { nostr } from './helpers.js';
 import { startDevRelay } from '../support/relays.js';
 
-const { LocalSigner, RelayPool, serveAgent, prompt, resumeRun, listSessions, fetchSessionRuns, MemoryRunStore, CANCEL_RACE_GRACE } = nostr;
+const { LocalSigner, RelayPool, serveAgent, prompt, resumeRun, listSessions, fetchSessionRuns, fetchSessions, MemoryRunStore, CANCEL_RACE_GRACE } = nostr;
 
 const FAST = { reconnect: { initialDelay: 40, maxDelay: 250 }, connectTimeout: 2000, publishTimeout: 3000, infoTimeout: 500 };
 const INFO = { supported_models: ['m1'], default_model: 'm1', tool_names: [] };
@@ -62,8 +62,20 @@ describe('NIP-XX relay-side session discovery', () => {
           const other = prompt({ pool, signer: client, agent: agent.pubkey, message: 'elsewhere', session: 'session:other' });
           await other.result;
 
-          // A new device: nothing stored locally. The default session covers prompts without `s`.
+          // A new device: nothing stored locally. First the sessions (from the prompts on the relay)...
           const store = new MemoryRunStore();
+          const listed = await fetchSessions({ pool: newPool(), signer: client, agent: agent.pubkey, store });
+          assert.deepEqual(
+            listed.map((x) => [x.id, x.runs, x.title, x.source, x.agent]).sort(),
+            [
+              [`sender:${client.publicKey}`, 2, 'one', 'relay', agent.pubkey],
+              ['session:other', 1, 'elsewhere', 'relay', agent.pubkey],
+            ].sort(),
+          );
+          const nobody = LocalSigner.generate();
+          assert.deepEqual(await fetchSessions({ pool, signer: client, agent: nobody.publicKey }), []);
+          nobody.dispose();
+          // ...then one session's runs. The default session covers prompts without `s`.
           const runs = await fetchSessionRuns({ pool: newPool(), signer: client, agent: agent.pubkey, store });
           assert.deepEqual(runs.map((r) => r.message), ['one', 'two']);
           assert.deepEqual(runs.map((r) => r.source), ['relay', 'relay']);
@@ -87,6 +99,8 @@ describe('NIP-XX relay-side session discovery', () => {
           // Asked again with the filled store: found in both.
           const both = await fetchSessionRuns({ pool, signer: client, agent: agent.pubkey, store });
           assert.deepEqual(both.map((r) => r.source), ['both', 'both']);
+          const mixed = await fetchSessions({ pool, signer: client, store });
+          assert.deepEqual(Object.fromEntries(mixed.map((x) => [x.id, x.source])), { [`sender:${client.publicKey}`]: 'both', 'session:other': 'relay' });
           // Someone else's view of the same agent: none of this client's runs.
           const stranger = LocalSigner.generate();
           assert.deepEqual(await fetchSessionRuns({ pool, signer: stranger, agent: agent.pubkey, session: `sender:${client.publicKey}` }), []);
@@ -193,7 +207,7 @@ describe('NIP-XX relay-side session discovery', () => {
     }
   });
 
-  it('fetchSessionRuns rejects bad arguments with INVALID_ARGUMENT', async () => {
+  it('fetchSessionRuns and fetchSessions reject bad arguments with INVALID_ARGUMENT', async () => {
     const client = LocalSigner.generate();
     const pool = newPool();
     try {
@@ -202,6 +216,9 @@ describe('NIP-XX relay-side session discovery', () => {
       await assert.rejects(fetchSessionRuns({ pool, signer: client, agent: 'npub-nope' }), { code: 'INVALID_ARGUMENT' });
       await assert.rejects(fetchSessionRuns({ pool, signer: client, agent: client.publicKey, session: '' }), { code: 'INVALID_ARGUMENT' });
       await assert.rejects(fetchSessionRuns({ pool, signer: client, agent: client.publicKey, store: {} }), { code: 'INVALID_ARGUMENT' });
+      await assert.rejects(fetchSessions({ signer: client }), { code: 'INVALID_ARGUMENT' });
+      await assert.rejects(fetchSessions({ pool, signer: client, agent: 'x' }), { code: 'INVALID_ARGUMENT' });
+      await assert.rejects(fetchSessions({ pool, signer: client, store: { putRun() {} } }), { code: 'INVALID_ARGUMENT' });
     } finally {
       client.dispose();
     }
