@@ -65,31 +65,38 @@ describe('NIP-XX relay-side session discovery', () => {
           // A new device: nothing stored locally. First the sessions (from the prompts on the relay)...
           const store = new MemoryRunStore();
           const listed = await fetchSessions({ pool: newPool(), signer: client, agent: agent.pubkey, store });
-          assert.deepEqual(
-            listed.map((x) => [x.id, x.runs, x.title, x.source, x.agent]).sort(),
-            [
-              [`sender:${client.publicKey}`, 2, 'one', 'relay', agent.pubkey],
-              ['session:other', 1, 'elsewhere', 'relay', agent.pubkey],
-            ].sort(),
-          );
+          const byId = Object.fromEntries(listed.map((x) => [x.id, x]));
+          assert.equal(listed.length, 2);
+          const mine = byId[`sender:${client.publicKey}`];
+          assert.deepEqual([mine.runs, mine.source, mine.agent, mine.client], [2, 'relay', agent.pubkey, client.publicKey]);
+          // The title is the first prompt's message (both prompts may share one second: either).
+          assert.ok(['one', 'two'].includes(mine.title), mine.title);
+          assert.deepEqual([byId['session:other'].runs, byId['session:other'].title, byId['session:other'].source], [1, 'elsewhere', 'relay']);
           const nobody = LocalSigner.generate();
           assert.deepEqual(await fetchSessions({ pool, signer: client, agent: nobody.publicKey }), []);
           nobody.dispose();
           // ...then one session's runs. The default session covers prompts without `s`.
           const runs = await fetchSessionRuns({ pool: newPool(), signer: client, agent: agent.pubkey, store });
-          assert.deepEqual(runs.map((r) => r.message), ['one', 'two']);
-          assert.deepEqual(runs.map((r) => r.source), ['relay', 'relay']);
-          assert.deepEqual(runs.map((r) => r.state), ['done', 'done']);
-          assert.deepEqual(runs.map((r) => r.terminal.text), ['re: one', 're: two']);
-          assert.deepEqual(runs.map((r) => r.terminal.eventId), [first.eventId, second.eventId]);
-          assert.equal(runs[0].session, `sender:${client.publicKey}`);
-          assert.equal(runs[0].sessionTag, null);
-          assert.ok(nostr.verifyEvent(runs[0].prompt));
+          // Oldest first by (created_at, id): the two prompts may share one second, so their order is by id then.
+          for (let i = 1; i < runs.length; i++)
+            assert.ok(runs[i - 1].created_at < runs[i].created_at || (runs[i - 1].created_at === runs[i].created_at && runs[i - 1].id < runs[i].id));
+          const byMessage = Object.fromEntries(runs.map((r) => [r.message, r]));
+          assert.deepEqual(Object.keys(byMessage).sort(), ['one', 'two']);
+          for (const r of runs) {
+            assert.equal(r.source, 'relay');
+            assert.equal(r.state, 'done');
+            assert.equal(r.terminal.text, `re: ${r.message}`);
+            assert.equal(r.session, `sender:${client.publicKey}`);
+            assert.equal(r.sessionTag, null);
+            assert.ok(nostr.verifyEvent(r.prompt));
+          }
+          assert.equal(byMessage.one.terminal.eventId, first.eventId);
+          assert.equal(byMessage.two.terminal.eventId, second.eventId);
 
           // The store now holds them: listSessions sees the session, resumeRun replays the terminal.
           const sessions = await listSessions(store);
           assert.deepEqual(sessions.map((s) => [s.id, s.runs]), [[`sender:${client.publicKey}`, 2]]);
-          const again = await resumeRun({ pool, signer: client, store, id: runs[1].id });
+          const again = await resumeRun({ pool, signer: client, store, id: byMessage.two.id });
           assert.equal((await again.result).text, 're: two');
 
           // An explicit session: the seed's {"kinds":[25802],"#s":[..],"#p":[agent]}.
