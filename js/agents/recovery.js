@@ -66,10 +66,12 @@ export async function fetchSessionRuns({ pool, signer, agent, session, store, re
   // 2. Resume each run: {"#e":[prompt ids],"authors":[agent],"kinds":[terminals]} plus the
   // session's terminals by #s (an agent may tag them while the prompt is not found).
   const ids = [...prompts.keys()];
-  const terminalFilters = [{ kinds: TERMINAL_KINDS, '#s': [sessionId], '#p': [me], authors: [agent] }];
-  for (let i = 0; i < ids.length; i += CHUNK) terminalFilters.push({ kinds: TERMINAL_KINDS, '#e': ids.slice(i, i + CHUNK), '#p': [me], authors: [agent] });
+  // One REQ per chunk of ids: relays cap the filters per REQ (ours: 10) and the ids per filter.
+  const queries = [[{ kinds: TERMINAL_KINDS, '#s': [sessionId], '#p': [me], authors: [agent] }]];
+  for (let i = 0; i < ids.length; i += CHUNK) queries.push([{ kinds: TERMINAL_KINDS, '#e': ids.slice(i, i + CHUNK), '#p': [me], authors: [agent] }]);
+  const found = (await Promise.all(queries.map((q) => pool.query(q, opts)))).flat();
   const terminals = new Map(); // prompt id -> events
-  for (const e of await pool.query(terminalFilters, opts)) {
+  for (const e of found) {
     if (e.pubkey !== agent || !TERMINAL_KINDS.includes(e.kind)) continue;
     for (const t of e.tags) {
       if (t[0] !== 'e' || t[3] !== 'root' || !prompts.has(t[1])) continue;

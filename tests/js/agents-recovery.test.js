@@ -214,6 +214,42 @@ describe('NIP-XX relay-side session discovery', () => {
     }
   });
 
+  it('a session of 150 runs is found whole: terminals are asked for in chunks of prompt ids', async () => {
+    const client = LocalSigner.generate();
+    const agentKey = LocalSigner.generate();
+    const pool = newPool();
+    try {
+      const N = 150;
+      const expected = new Map();
+      const events = [];
+      const at = Math.floor(Date.now() / 1000) - N;
+      for (let i = 0; i < N; i++) {
+        const prompt = await client.signEvent({
+          kind: 25802,
+          created_at: at + i,
+          tags: [['p', agentKey.publicKey], ['encryption', 'nip44']],
+          content: await client.nip44Encrypt(agentKey.publicKey, JSON.stringify({ ver: 1, message: `m${i}` })),
+        });
+        const answer = await agentKey.signEvent({
+          kind: 25803,
+          created_at: at + i,
+          tags: [['p', client.publicKey], ['e', prompt.id, '', 'root'], ['encryption', 'nip44']],
+          content: await agentKey.nip44Encrypt(client.publicKey, JSON.stringify({ ver: 1, text: `r${i}` })),
+        });
+        expected.set(prompt.id, `r${i}`);
+        events.push(prompt, answer);
+      }
+      for (const e of events) assert.ok((await pool.publish(e)).some((r) => r.status === 'accepted'));
+      const runs = await fetchSessionRuns({ pool, signer: client, agent: agentKey.publicKey });
+      assert.equal(runs.length, N);
+      for (const r of runs) assert.equal(r.terminal?.text, expected.get(r.id), r.message);
+      assert.deepEqual(runs.map((r) => r.message), Array.from({ length: N }, (_, i) => `m${i}`));
+    } finally {
+      client.dispose();
+      agentKey.dispose();
+    }
+  });
+
   it('fetchSessionRuns and fetchSessions reject bad arguments with INVALID_ARGUMENT', async () => {
     const client = LocalSigner.generate();
     const pool = newPool();
