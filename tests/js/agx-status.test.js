@@ -30,7 +30,7 @@ describe('AGX task status updates', () => {
   });
 
   function party(opts = {}) {
-    const signer = LocalSigner.generate();
+    const signer = opts.signer ?? LocalSigner.generate();
     const out = { signer, messages: [], receipts: [], errors: [], updates: [] };
     out.client = new agx.AgxClient({
       signer,
@@ -46,7 +46,7 @@ describe('AGX task status updates', () => {
     out.client.onTaskUpdate((u) => out.updates.push(u));
     stops.push(async () => {
       await out.client.stop();
-      signer.dispose();
+      (signer.inner ?? signer).dispose();
     });
     return out;
   }
@@ -104,6 +104,39 @@ describe('AGX task status updates', () => {
     await until(() => alice.receipts.length === 1);
     await sleep(100);
     assert.equal(bob.receipts.length, 0);
+    assert.deepEqual([...alice.errors, ...bob.errors], []);
+  });
+
+  it('works the same with external signers (not LocalSigner: the NIP-07 path) on both sides', async () => {
+    // A Signer that is not a LocalSigner: the client seals, opens and signs through its methods.
+    const external = () => {
+      const inner = LocalSigner.generate();
+      return {
+        inner,
+        publicKey: inner.publicKey,
+        getPublicKey: () => inner.getPublicKey(),
+        signEvent: (t) => inner.signEvent(t),
+        nip44Encrypt: (pk, text) => inner.nip44Encrypt(pk, text),
+        nip44Decrypt: (pk, payload) => inner.nip44Decrypt(pk, payload),
+      };
+    };
+    const alice = party({ signer: external() });
+    const bob = party({ signer: external() });
+    bob.client.handle('confirm', async ({ what }, ctx) => {
+      await ctx.working();
+      return `${what}: ${await ctx.requestInput(`confirm ${what}?`)}`;
+    });
+    await Promise.all([alice.client.start(), bob.client.start()]);
+    const states = [];
+    const out = await alice.client.request(bob.signer.publicKey, 'confirm', { what: 'delete' }, {
+      timeout: 20000,
+      onUpdate: (u) => {
+        states.push(u.state);
+        if (u.state === 'input-required') return alice.client.provideInput(u.taskId, 'yes');
+      },
+    });
+    assert.equal(out, 'delete: yes');
+    assert.deepEqual(states, ['working', 'input-required']);
     assert.deepEqual([...alice.errors, ...bob.errors], []);
   });
 
