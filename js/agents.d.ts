@@ -28,6 +28,8 @@ export class AgentError extends NostrError {
   readonly code: AgentErrorCode;
   /** Seconds, for transient failures (RATE_LIMIT...). */
   readonly retryAfter?: number;
+  /** The seed's wire name: the same as retryAfter. */
+  readonly retry_after?: number;
   readonly details?: Record<string, unknown>;
   /** The ai.error event id, when it came from the agent. */
   readonly eventId?: string;

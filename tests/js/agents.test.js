@@ -312,6 +312,7 @@ describe('NIP-XX client and runtime over a real relay', () => {
         assert.ok(err instanceof AgentError);
         assert.equal(err.code, 'RATE_LIMIT');
         assert.ok(err.retryAfter >= 1 && err.retryAfter <= 60, String(err.retryAfter));
+        assert.equal(err.retry_after, err.retryAfter, 'the seed\'s name is an alias');
       },
     );
   });
