@@ -111,6 +111,36 @@ val task_result_rumor(const std::string& task_id, const std::string& status, boo
   return val(j.dump());
 }
 
+// A status update (state "working" or "input-required", message optional) or, with state
+// "input", the requester's answer (input JSON optional) as a 3838 rumor.
+val task_update_rumor(const std::string& task_id, const std::string& state, bool has_text, const std::string& text,
+                      const std::string& author, const std::string& recipient, double now_s) {
+  std::int64_t now;
+  if (!read_now(now_s, now)) return fail(bad_now());
+  result<std::string> env = make_error(errc::invalid_argument, "state must be working, input-required or input");
+  if (state == "input") {
+    env = agx::task_input_json(task_id, opt(has_text, text));
+  } else if (auto st = agx::parse_task_state(state); st) {
+    env = agx::task_status_json(task_id, *st, has_text ? std::optional<std::string_view>(text) : std::nullopt);
+  }
+  if (!env) return fail(env.err());
+  auto r = agx::task_envelope_rumor(*env, task_id, fresh_id(), author, recipient, now);
+  if (!r) return fail(r.err());
+  return val(nip59::rumor_to_json(*r));
+}
+
+// A relay's write policy for AGX traffic (SPEC.md "Retention", "Anti-spam"): true, or undefined
+// with lastError() holding the reason.
+val relay_accepts(const std::string& event_json, double now_s) {
+  std::int64_t now;
+  if (!read_now(now_s, now)) return fail(bad_now());
+  auto e = read_event(event_json);
+  if (!e) return fail(e.err());
+  auto ok = agx::relay_accepts(*e, now);
+  if (!ok) return fail(ok.err());
+  return val(true);
+}
+
 val receipt_rumor(const std::string& ref_rumor_id, const std::string& context_id, const std::string& author,
                   const std::string& recipient, double now_s) {
   std::int64_t now;
@@ -252,6 +282,13 @@ json task_json(const agx::task_envelope& t) {
     j["t"] = "req";
     j["capability"] = t.capability;
     j["payload"] = raw_json(t.payload_json);
+  } else if (t.t == agx::task_envelope::type::status) {
+    j["t"] = "status";
+    j["status"] = agx::task_state_name(t.update_state);
+    j["message"] = t.message ? json(*t.message) : json(nullptr);
+  } else if (t.t == agx::task_envelope::type::input) {
+    j["t"] = "input";
+    j["input"] = raw_json(t.input_json);
   } else {
     j["t"] = "res";
     j["status"] = agx::result_status_name(t.status);
@@ -288,7 +325,12 @@ result<std::string> opened_json(const agx::opened_wrap& w) {
     case agx::content_class::unknown: j["class"] = "unknown"; break;
     case agx::content_class::task:
       if (m->task) {
-        j["class"] = m->task->t == agx::task_envelope::type::request ? "task-request" : "task-result";
+        switch (m->task->t) {
+          case agx::task_envelope::type::request: j["class"] = "task-request"; break;
+          case agx::task_envelope::type::result: j["class"] = "task-result"; break;
+          case agx::task_envelope::type::status: j["class"] = "task-status"; break;
+          case agx::task_envelope::type::input: j["class"] = "task-input"; break;
+        }
         j["task"] = task_json(*m->task);
       } else {
         j["class"] = "unknown";
@@ -569,6 +611,14 @@ class router {
   }
   double pending_size() const { return static_cast<double>(pending_.size()); }
 
+  // Our handler asked the requester `peer` for input on task_id (until end_await).
+  val await_input(const std::string& task_id, const std::string& peer) {
+    auto r = awaiting_.add(task_id, peer, std::nullopt);
+    if (!r) return fail(r.err());
+    return val(true);
+  }
+  bool end_await(const std::string& task_id) { return awaiting_.cancel(task_id); }
+
   // The route of an opened message ({from, wrapId, wrapCreatedAt, rumor} as unwrap returned it).
   // host_verdict: -1 none yet, 0 deny, 1 allow (completes an ask-host decision).
   val route(const std::string& opened_json, int host_verdict) {
@@ -583,7 +633,7 @@ class router {
     w.rumor = std::move(*rumor);
     auto m = agx::read_message(w);
     if (!m) return fail(m.err());
-    auto d = agx::route(*m, handlers_, pending_, policy_);
+    auto d = agx::route(*m, handlers_, pending_, policy_, &awaiting_);
     if (host_verdict >= 0) d = agx::after_host_verdict(std::move(d), host_verdict == 1);
     json out;
     out["action"] = agx::route_action_name(d.action);
@@ -600,6 +650,7 @@ class router {
   agx::authorization_policy policy_;
   std::vector<std::string> handlers_;
   agx::pending_requests pending_;
+  agx::pending_requests awaiting_;
 };
 
 // --- replay guard over an in-memory store
@@ -641,6 +692,8 @@ EMSCRIPTEN_BINDINGS(agx) {
   emscripten::function("agxTaskRequestRumor", &task_request_rumor);
   emscripten::function("agxTaskResultRumor", &task_result_rumor);
   emscripten::function("agxReceiptRumor", &receipt_rumor);
+  emscripten::function("agxTaskUpdateRumor", &task_update_rumor);
+  emscripten::function("agxRelayAccepts", &relay_accepts);
   emscripten::function("agxUnwrapWithHandle", &unwrap_with_handle);
   emscripten::function("agxUnwrapWithSecret", &unwrap_with_secret);
   emscripten::function("agxLastUnwrapRetry", &last_unwrap_retry);
@@ -683,6 +736,8 @@ EMSCRIPTEN_BINDINGS(agx) {
       .function("settle", &router::settle)
       .function("expire", &router::expire)
       .function("pendingSize", &router::pending_size)
+      .function("awaitInput", &router::await_input)
+      .function("endAwait", &router::end_await)
       .function("route", &router::route);
   emscripten::class_<replay_guard_binding>("AgxReplayGuard")
       .constructor<double>()

@@ -28,6 +28,8 @@ export class AgentError extends NostrError {
   readonly code: AgentErrorCode;
   /** Seconds, for transient failures (RATE_LIMIT...). */
   readonly retryAfter?: number;
+  /** The seed's wire name: the same as retryAfter. */
+  readonly retry_after?: number;
   readonly details?: Record<string, unknown>;
   /** The ai.error event id, when it came from the agent. */
   readonly eventId?: string;
@@ -62,6 +64,9 @@ export interface PromptOptions {
   thinking?: ThinkingLevel;
   provider?: string;
   toolSchemaVersion?: number;
+  /** The seed's names for toolSchemaVersion and fallbackModels (aliases: pass one of each pair). */
+  tool_schema_version?: number;
+  fallback_models?: string[];
   /** The `s` tag; omitted: the agent uses `sender:<client pubkey>`. */
   session?: string;
   /** Aborting it cancels the run (ai.cancel). */
@@ -72,7 +77,9 @@ export interface PromptOptions {
    * ms to wait, after the first terminal, for a newer one (the seed: of several terminals the
    * highest (created_at, id) wins; response/cancel races). The terminal update is shown at once;
    * a newer terminal adds one with `replaced: true`; `result` and `done` settle when the period
-   * ends. Default 0: the first terminal settles the run.
+   * ends. Default: 0 (the first terminal settles the run: a conforming agent sends exactly one),
+   * except after the client sent ai.cancel, when the response/cancel race makes competing
+   * terminals expected: then CANCEL_RACE_GRACE (1500 ms).
    */
   terminalGrace?: number;
   /**
@@ -108,6 +115,8 @@ export type AgentRunUpdate =
   | { type: 'status'; state: 'thinking' | 'tool_use' | 'done'; progress?: number; info?: string }
   /** `text`: the whole text so far, in seq order; `degraded` when a delta is missing. */
   | { type: 'delta'; text: string; degraded: boolean; thinking?: string }
+  /** Before a delta: a seq gap opened (`degraded: true`, "streaming degraded") or closed (false). */
+  | { type: 'gap'; degraded: boolean }
   | { type: 'tool_call'; name?: string; phase?: 'start' | 'result'; arguments?: unknown; output?: unknown; success?: boolean; duration_ms?: number; text?: string }
   /** An event of the run that breaks the rules (not applied). */
   | { type: 'rejected'; code: AgentErrorCode; reason: string; eventId: string }
@@ -172,8 +181,8 @@ export interface StoredRun {
   privacy?: PrivacyProfile;
   terminal:
     | null
-    | ({ ok: true; eventId: string } & Omit<RunResult, 'eventId'>)
-    | { ok: false; eventId: string; code: AgentErrorCode; message: string; retry_after?: number; details?: Record<string, unknown> };
+    | ({ ok: true; eventId: string; createdAt?: number } & Omit<RunResult, 'eventId'>)
+    | { ok: false; eventId: string; createdAt?: number; code: AgentErrorCode; message: string; retry_after?: number; details?: Record<string, unknown> };
   /** The signed prompt. */
   prompt?: NostrEvent;
   /** getRun only: the applied events in arrival order. */
@@ -243,6 +252,43 @@ export function listSessions(store: RunStore, options?: { agent?: string }): Pro
 
 /** The runs of a session (an id, or a listSessions entry), oldest first. */
 export function listRuns(store: RunStore, session: string | SessionSummary, options?: { agent?: string }): Promise<StoredRun[]>;
+
+/** The default terminalGrace (ms) of a run whose client sent ai.cancel. */
+export const CANCEL_RACE_GRACE: number;
+
+/** Options of fetchSessionRuns() (and, without agent and session, of fetchSessions()). */
+export interface FetchSessionRunsOptions {
+  pool: RelayPool;
+  relays?: string[];
+  /** The client whose runs to find. */
+  signer: Signer;
+  /** The agent's hex public key. */
+  agent: string;
+  /** Default `sender:<client pubkey>` (which also covers prompts sent without an `s` tag). */
+  session?: string;
+  /** Merged with what the relays have; relay-only runs and relay terminals are written to it. */
+  store?: RunStore | null;
+  /** ms per relay query. Default 5000. */
+  maxWait?: number;
+  signal?: PoolAbortSignal;
+}
+
+/**
+ * The seed's session recovery recipe on relays (prompts by `#s`, then terminals by `#e` root;
+ * kinds 25802, 25803, 25805, which only relays that store them keep), combined with the local
+ * store: the session's runs, oldest first, each with where it was found. Privacy-first runs are
+ * only in the store.
+ */
+export function fetchSessionRuns(options: FetchSessionRunsOptions): Promise<Array<StoredRun & { source: 'store' | 'relay' | 'both' }>>;
+
+/**
+ * This client's sessions (with `agent`, or every agent) from the relays' prompts and `store`, most
+ * recently active first; `source` says where their runs were found ('both': some in each, or all
+ * in both).
+ */
+export function fetchSessions(options: Omit<FetchSessionRunsOptions, 'agent' | 'session'> & { agent?: string }): Promise<
+  Array<{ id: string; agent: string; client: string; runs: number; createdAt: number; updatedAt: number; title: string; source: 'store' | 'relay' | 'both' }>
+>;
 
 /** Options of resumeRun(). */
 export interface ResumeOptions {

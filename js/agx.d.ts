@@ -75,17 +75,45 @@ export function wrapRumor(
 ): Promise<NostrEvent>;
 
 /** What an opened rumor carries. */
-export type AgxContentClass = 'text' | 'task-request' | 'task-result' | 'receipt' | 'unknown';
+export type AgxContentClass = 'text' | 'task-request' | 'task-result' | 'task-status' | 'task-input' | 'receipt' | 'unknown';
 
 /** The task part of a message: a request (`t: 'req'`) or a result (`t: 'res'`). */
 export interface AgxTaskEnvelope {
-  t: 'req' | 'res';
+  /** req / res as the reference; status (working / input-required) and input are ours (a reference peer sees them as plain messages). */
+  t: 'req' | 'res' | 'status' | 'input';
   taskId: string;
   capability?: string;
   payload?: unknown;
-  status?: 'completed' | 'failed';
+  status?: 'completed' | 'failed' | 'working' | 'input-required';
   output?: unknown;
   error?: string | null;
+  /** status: the responder's note. */
+  message?: string | null;
+  /** input: the requester's answer. */
+  input?: unknown;
+}
+
+/** A status update of a task: {t:"status", taskId, status, message?} as a 3838 rumor. */
+export function createTaskStatusRumor(
+  update: { taskId: string; status: 'working' | 'input-required'; message?: string },
+  author: string,
+  recipient: string,
+  options?: RumorOptions,
+): AgxRumor;
+/** The answer to input-required: {t:"input", taskId, input?} as a 3838 rumor. */
+export function createTaskInputRumor(answer: { taskId: string; input?: unknown }, author: string, recipient: string, options?: RumorOptions): AgxRumor;
+
+/** A status update of one of our requests, from the peer it went to. */
+export interface AgxTaskUpdate {
+  type: 'status';
+  taskId: string;
+  capability: string;
+  state: 'working' | 'input-required';
+  message?: string;
+  from: string;
+  sentAt: number;
+  /** input-required only: answers it (provideInput). */
+  respond?: (input: unknown, options?: { signal?: PoolAbortSignal }) => Promise<{ rumorId: string; wrapId: string }>;
 }
 
 /** A gift wrap that passed every check of unwrap: its sender, its rumor and what the rumor says. */
@@ -141,7 +169,7 @@ export type AuthVerdict = 'allow' | 'deny' | 'deny-unconfigured' | 'ask-host';
 
 /** What to do with an opened rumor, and why (AgxRouter.route). */
 export interface RouteDecision {
-  action: 'run-handler' | 'ask-host' | 'settle-pending' | 'drop' | 'deliver-plain';
+  action: 'run-handler' | 'ask-host' | 'settle-pending' | 'drop' | 'deliver-plain' | 'task-update' | 'task-input';
   reason:
     | 'plain-message'
     | 'unknown-content-type'
@@ -153,7 +181,10 @@ export interface RouteDecision {
     | 'allowed'
     | 'needs-host'
     | 'matched-result'
-    | 'wrong-sender';
+    | 'wrong-sender'
+    | 'matched-update'
+    | 'matched-input'
+    | 'unmatched-input';
   sendReceipt: boolean;
   mayAutoReply: boolean;
   handlerKey: string;
@@ -173,6 +204,9 @@ export class AgxRouter {
   cancelPending(taskId: string): boolean;
   settle(taskId: string, from: string): 'settled' | 'wrong-sender' | 'unknown';
   expire(now: number): string[];
+  /** Our handler asked `peer` for input on taskId: its answer routes as 'task-input'. */
+  awaitInput(taskId: string, peer: string): void;
+  endAwait(taskId: string): boolean;
   readonly pendingSize: number;
   route(opened: AgxOpened, hostVerdict?: boolean): RouteDecision;
   dispose(): void;
@@ -204,6 +238,14 @@ export interface AgxTaskContext {
   capability: string;
   taskId: string;
   rumorId: string;
+  /** Sends a `working` status update (note: at most 2000 characters); false once the task has its result. */
+  working(note?: string): Promise<boolean>;
+  /**
+   * Sends `input-required` (note: what is needed) and resolves with the requester's answer (only
+   * the requester's). Rejects AGX_TIMEOUT (timeout ms, default the client's inputTimeout,
+   * 300 000), ABORTED, AGX_CLOSED, AGX_TASK_FINISHED.
+   */
+  requestInput<T = unknown>(note?: string, options?: { timeout?: number; signal?: PoolAbortSignal }): Promise<T>;
 }
 
 /** A plain message (or task traffic that took the plain path) as onMessage listeners get it. */
@@ -313,6 +355,8 @@ export interface AgxClientOptions {
   autoReplyLimits?: { perConversation?: number; perPeer?: number; peerWindow?: number };
   /** ms (default 30000). */
   requestTimeout?: number;
+  /** How long a handler waits in ctx.requestInput() for the requester's answer (ms). Default 300 000. */
+  inputTimeout?: number;
   publishTimeout?: number;
   /** ms between catch-up polls (default 60000; 0: none). */
   pollInterval?: number;
@@ -357,6 +401,10 @@ export class AgxClient {
   capabilities(): string[];
   onMessage(fn: AgxMessageListener): () => void;
   onReceipt(fn: (receipt: AgxReceipt) => void): () => void;
+  /** Status updates (working / input-required) of our requests. */
+  onTaskUpdate(fn: (update: AgxTaskUpdate) => void | Promise<void>): () => void;
+  /** Answers an input-required update of our request; rejects INVALID_ARGUMENT when none waits under taskId. */
+  provideInput(taskId: string, input: unknown, options?: { signal?: PoolAbortSignal }): Promise<{ rumorId: string; wrapId: string }>;
   /** A human message (autoDepth 0); contextId continues a conversation and resets its count. */
   send(
     peer: string,
@@ -368,7 +416,8 @@ export class AgxClient {
     peer: string,
     capability: string,
     payload?: unknown,
-    options?: { timeout?: number; signal?: PoolAbortSignal },
+    /** onUpdate: this request's status updates; each one restarts the timeout. */
+    options?: { timeout?: number; signal?: PoolAbortSignal; onUpdate?: (update: AgxTaskUpdate) => void | Promise<void> },
   ): Promise<T>;
   autoReply(inbound: AgxInboundMessage, text: string, options?: { subject?: string; signal?: PoolAbortSignal }): Promise<AgxAutoReplyResult>;
   /** A human reset of a conversation's (or, without contextId, a peer's) automated-reply count. */

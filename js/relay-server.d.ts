@@ -57,6 +57,11 @@ export interface RelayOptions {
   store?: EventStore;
   /** Gift wraps (kind 1059) need an expiration at most 31 days ahead and at least 12 bits of PoW. */
   agxPolicy?: boolean | AgxPolicyOptions;
+  /**
+   * Kinds in NIP-01's ephemeral range (20000-29999) to store anyway, e.g. NIP-XX's durable
+   * prompts and terminals [25802, 25803, 25805] (what the seed's session recovery reads).
+   */
+  storeKinds?: number[];
   /** true: NIP-42 required before EVENT/REQ/COUNT; 'optional': challenge sent, not required. */
   auth?: boolean | 'optional';
   /** Only these pubkeys, once authenticated, may read and write (others get `restricted:`). */

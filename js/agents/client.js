@@ -24,6 +24,9 @@ const GIFT_WRAP = 1059;
 const RUN_KINDS = [KINDS.status, KINDS.delta, KINDS.response, KINDS.toolCall, KINDS.error];
 const infoCache = new WeakMap(); // pool -> Map(agent pubkey -> newest valid ai.info event)
 
+/** Default terminal grace (ms) after the client sent ai.cancel: see Run#_grace. */
+export const CANCEL_RACE_GRACE = 1500;
+
 const newer = (a, b) => a.created_at > b.created_at || (a.created_at === b.created_at && a.id > b.id);
 
 function requireAgent(agent, what) {
@@ -82,6 +85,16 @@ export async function resumeRun({ pool, relays, signer, store, id, cancelTimeout
  * or rejects with an AgentError (ai.error, CANCELLED included) or a NostrError (the prompt
  * could not be sent).
  */
+/** The stored form of an accepted terminal (ClientRun's `terminal`): a run record's `terminal`. */
+export function terminalSummary(terminal) {
+  const summary = terminal.response
+    ? { ok: true, text: terminal.response.text, eventId: terminal.eventId, ...(terminal.response.usage && { usage: terminal.response.usage }) }
+    : { ok: false, eventId: terminal.eventId, ...terminal.error };
+  delete summary.ver;
+  summary.createdAt = terminal.createdAt; // orders it against a terminal found later on a relay
+  return summary;
+}
+
 // The update (and result) of an accepted terminal.
 function terminalUpdate(terminal, replaced) {
   const extra = replaced ? { replaced: true } : {};
@@ -106,11 +119,13 @@ export class Run {
     provider,
     toolSchemaVersion,
     fallbackModels,
+    tool_schema_version: toolSchemaVersionAlias,
+    fallback_models: fallbackModelsAlias,
     signal,
     store,
     privacy = 'default',
     cancelTimeout = 10_000,
-    terminalGrace = 0,
+    terminalGrace,
     idleTimeout = 0,
   } = {}, resumed = null) {
     if (!pool || typeof pool.publish !== 'function') throw new NostrError('INVALID_ARGUMENT', 'prompt: pool is required');
@@ -121,6 +136,13 @@ export class Run {
     if (typeof message !== 'string' || message.length === 0)
       throw new NostrError('INVALID_ARGUMENT', 'prompt: message must be a non-empty string');
     if (signal?.aborted) throw new NostrError('ABORTED', 'prompt: the signal is already aborted');
+    // The seed's snake_case names are accepted too (one of each pair).
+    if (toolSchemaVersion !== undefined && toolSchemaVersionAlias !== undefined && toolSchemaVersion !== toolSchemaVersionAlias)
+      throw new NostrError('INVALID_ARGUMENT', 'prompt: toolSchemaVersion and tool_schema_version differ');
+    if (fallbackModels !== undefined && fallbackModelsAlias !== undefined)
+      throw new NostrError('INVALID_ARGUMENT', 'prompt: pass fallbackModels or fallback_models, not both');
+    toolSchemaVersion ??= toolSchemaVersionAlias;
+    fallbackModels ??= fallbackModelsAlias;
     const payload = { ver: 1, message };
     if (thinking !== undefined) payload.thinking = thinking;
     if (provider !== undefined) payload.provider = provider;
@@ -151,13 +173,16 @@ export class Run {
     this._relays = relays;
     this._signer = signer;
     this._cancelTimeout = cancelTimeout;
-    if (!(Number.isFinite(terminalGrace) && terminalGrace >= 0)) throw new NostrError('INVALID_ARGUMENT', 'prompt: terminalGrace must be a number of ms >= 0');
-    this._terminalGrace = terminalGrace;
+    if (terminalGrace !== undefined && !(Number.isFinite(terminalGrace) && terminalGrace >= 0))
+      throw new NostrError('INVALID_ARGUMENT', 'prompt: terminalGrace must be a number of ms >= 0');
+    // undefined: CANCEL_RACE_GRACE once a cancel was sent, else 0 (see _grace()).
+    this._terminalGrace = terminalGrace ?? null;
     if (!(Number.isFinite(idleTimeout) && idleTimeout >= 0)) throw new NostrError('INVALID_ARGUMENT', 'prompt: idleTimeout must be a number of ms >= 0');
     this._idleTimeout = idleTimeout;
     this._idleTimer = null;
     this._graceTimer = null;
     this._announced = false; // a terminal update was pushed during the grace period
+    this._degraded = false; // the last gap state announced
     this._updates = [];
     this._waiters = [];
     this._done = false;
@@ -371,6 +396,11 @@ export class Run {
         break;
       }
       case 'delta':
+        if (this._machine.degraded !== this._degraded) {
+          // A seq gap opened (a delta is missing) or the missing delta arrived and closed it.
+          this._degraded = this._machine.degraded;
+          this._push({ type: 'gap', degraded: this._degraded });
+        }
         this._push({
           type: 'delta',
           text: this._machine.text,
@@ -387,7 +417,7 @@ export class Run {
         this._push({ type: 'rejected', code: u.code, reason: u.reason, eventId: event.id });
         break;
       case 'terminal':
-        if (this._terminalGrace > 0) {
+        if (this._grace() > 0) {
           // Shown at once; the run settles when no newer terminal came within the grace period.
           this._push(terminalUpdate(this._machine.terminal, u.replaced));
           this._announced = true;
@@ -395,7 +425,7 @@ export class Run {
             this._graceTimer = setTimeout(() => {
               this._graceTimer = null;
               this._chain = this._chain.then(() => this._finish(null, null)).catch(() => {});
-            }, this._terminalGrace);
+            }, this._grace());
         } else {
           this._finish(this._machine.terminal, null);
         }
@@ -403,6 +433,17 @@ export class Run {
       default:
         break;
     }
+  }
+
+  // How long a first terminal waits for a newer one. The seed keeps the terminal with the highest
+  // (created_at, id); a conforming agent emits exactly one, so competing terminals come from a
+  // response/cancel race (Conformance example 7) or a broken agent. By default the client waits
+  // only when it raced: after it sent ai.cancel, for CANCEL_RACE_GRACE ms (created_at has 1 s
+  // resolution, so the race's other terminal is signed within about a second); otherwise the
+  // first terminal settles the run at once (no latency added to every run).
+  _grace() {
+    if (this._terminalGrace !== null) return this._terminalGrace;
+    return this._cancelRequested ? CANCEL_RACE_GRACE : 0;
   }
 
   _push(update) {
@@ -427,10 +468,7 @@ export class Run {
     if (this._sub && !this._sub.closed) this._sub.close();
     if (terminal && this._record && this._record.state !== 'done') {
       // The agent's terminal is the run's state from now on (local failures are not: the run may still be resumed).
-      const summary = terminal.response
-        ? { ok: true, text: terminal.response.text, eventId: terminal.eventId, ...(terminal.response.usage && { usage: terminal.response.usage }) }
-        : { ok: false, eventId: terminal.eventId, ...terminal.error };
-      delete summary.ver;
+      const summary = terminalSummary(terminal);
       Object.assign(this._record, { state: 'done', terminal: summary, updatedAt: Math.max(nowSeconds(), terminal.createdAt) });
       const snapshot = { ...this._record };
       this._storeOp(() => this._store.putRun(snapshot));

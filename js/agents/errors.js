@@ -15,4 +15,9 @@ export class AgentError extends NostrError {
     if (details !== undefined) this.details = details;
     if (eventId !== undefined) this.eventId = eventId;
   }
+
+  /** The seed's wire name for retryAfter. */
+  get retry_after() {
+    return this.retryAfter;
+  }
 }

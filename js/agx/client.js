@@ -8,7 +8,14 @@ import { RelayPool } from '../relay/index.js';
 import { isSigner } from '../signer.js';
 import { core } from '../core.js';
 import { AgxPublicError, taskFailed } from './errors.js';
-import { createMessageRumor, createReceiptRumor, createTaskRequestRumor, createTaskResultRumor } from './rumor.js';
+import {
+  createMessageRumor,
+  createReceiptRumor,
+  createTaskInputRumor,
+  createTaskRequestRumor,
+  createTaskResultRumor,
+  createTaskStatusRumor,
+} from './rumor.js';
 import { wrapRumor } from './wrap.js';
 import { unwrapAgx, unwrapAgxAsync, isSignerUnavailable } from './unwrap.js';
 import { AgxRouter } from './router.js';
@@ -24,6 +31,7 @@ const DEFAULT_TIMEOUT = 30000;
 const DEFAULT_POLL_INTERVAL = 60000;
 const DEFAULT_POLL_TIMEOUT = 10000;
 const DEFAULT_MAX_AUTO_DEPTH = 8;
+const DEFAULT_INPUT_TIMEOUT = 300000; // how long a handler waits for the requester's input
 
 const registry = new FinalizationRegistry((native) => native.delete());
 
@@ -102,6 +110,8 @@ export class AgxClient {
   #handlers = new Map();
   #messageListeners = new Set();
   #receiptListeners = new Set();
+  #updateListeners = new Set();
+  #awaiting = new Map(); // taskId -> {from, resolve, reject, timer} of a handler waiting for input
   #pending = new Map();
   #inflight = new Set();
   #opening = new Map(); // wrapId -> Promise of its ingest result
@@ -126,7 +136,7 @@ export class AgxClient {
       throw new NostrError('INVALID_ARGUMENT', "authorize must be a function or 'accept-all'");
     if (o.seenStore !== undefined && (typeof o.seenStore?.load !== 'function' || typeof o.seenStore?.append !== 'function' || typeof o.seenStore?.setCursor !== 'function'))
       throw new NostrError('INVALID_ARGUMENT', 'seenStore must have load, append and setCursor');
-    for (const k of ['requestTimeout', 'publishTimeout', 'pollInterval', 'pollTimeout']) checkTimeout(o[k], k);
+    for (const k of ['requestTimeout', 'publishTimeout', 'pollInterval', 'pollTimeout', 'inputTimeout']) checkTimeout(o[k], k);
     if (o.pollOverlap !== undefined && (!Number.isSafeInteger(o.pollOverlap) || o.pollOverlap < 0))
       throw new NostrError('INVALID_ARGUMENT', 'pollOverlap must be non-negative integer seconds');
     this.#o = o;
@@ -239,6 +249,16 @@ export class AgxClient {
     return () => this.#receiptListeners.delete(fn);
   }
 
+  /**
+   * Adds a listener for status updates of our requests (working / input-required, from the peer
+   * the request went to); returns a function that removes it.
+   */
+  onTaskUpdate(fn) {
+    if (typeof fn !== 'function') throw new NostrError('INVALID_ARGUMENT', 'onTaskUpdate needs a function');
+    this.#updateListeners.add(fn);
+    return () => this.#updateListeners.delete(fn);
+  }
+
   // --- outbound
 
   async #publishRumor(rumor, to, signal) {
@@ -330,13 +350,19 @@ export class AgxClient {
           this.#router.cancelPending(taskId);
           reject(err);
         };
+        const arm = () => (timeout > 0 ? setTimeout(() => fail(new NostrError('AGX_TIMEOUT', `no result for ${capability} within ${timeout} ms`)), timeout) : null);
         const entry = {
           resolve,
           reject,
           signal,
           rumorId: rumor.id,
           receipts: 0,
-          timer: timeout > 0 ? setTimeout(() => fail(new NostrError('AGX_TIMEOUT', `no result for ${capability} within ${timeout} ms`)), timeout) : null,
+          peer: to,
+          capability,
+          state: 'submitted',
+          onUpdate: typeof opts.onUpdate === 'function' ? opts.onUpdate : null,
+          arm,
+          timer: arm(),
           onAbort: () => fail(new NostrError('ABORTED', 'the request was aborted', { cause: signal.reason })),
           fail,
         };
@@ -345,6 +371,22 @@ export class AgxClient {
         this.#publishRumor(rumor, to, signal).catch(fail);
       });
     })();
+  }
+
+  /**
+   * Answers an input-required status of our request `taskId` (its peer's handler resumes with
+   * `input`). Rejects INVALID_ARGUMENT when no open request of ours is waiting for input under
+   * that id, AGX_TOO_LARGE, AGX_PUBLISH_FAILED.
+   */
+  async provideInput(taskId, input, opts = {}) {
+    this.#live();
+    const p = this.#pending.get(taskId);
+    if (!p || p.state !== 'input-required') throw new NostrError('INVALID_ARGUMENT', `no request ${taskId} is waiting for input`);
+    const me = await this.#whoami();
+    const rumor = createTaskInputRumor({ taskId, input }, me, p.peer, { now: this.#clock() });
+    p.state = 'working'; // answered: the peer's handler resumes
+    const { wrap } = await this.#publishRumor(rumor, p.peer, opts.signal);
+    return { rumorId: rumor.id, wrapId: wrap.id };
   }
 
   async #reply(rumor, to) {
@@ -363,13 +405,28 @@ export class AgxClient {
     // The receipt goes before the handler runs (keyed by the rumor id).
     await this.#reply(createReceiptRumor(opened.rumor.id, message.contextId, me, from, { now: this.#clock() }), from);
     let result;
+    let finished = false;
+    const sendStatus = async (status, note) => {
+      if (finished || this.#closed) return false;
+      const rumor = createTaskStatusRumor({ taskId: task.taskId, status, message: note }, me, from, { now: this.#clock() });
+      await this.#publishRumor(rumor, from);
+      return true;
+    };
+    const ctx = {
+      from,
+      capability: task.capability,
+      taskId: task.taskId,
+      rumorId: opened.rumor.id,
+      /** Tells the requester the task is being worked on (an optional note, at most 2000 characters). */
+      working: (note) => sendStatus('working', note),
+      /**
+       * Sends input-required (with `note`: what is needed) and resolves with the requester's answer
+       * (only the requester's). options: timeout (ms; default inputTimeout, 300000), signal.
+       */
+      requestInput: (note, o = {}) => this.#requestInput(task.taskId, from, note, o, () => finished),
+    };
     try {
-      const output = await this.#handlers.get(d.handlerKey)(task.payload, {
-        from,
-        capability: task.capability,
-        taskId: task.taskId,
-        rumorId: opened.rumor.id,
-      });
+      const output = await this.#handlers.get(d.handlerKey)(task.payload, ctx);
       result = { taskId: task.taskId, status: 'completed', output };
     } catch (err) {
       if (err instanceof AgxPublicError) result = { taskId: task.taskId, status: 'failed', error: err.message };
@@ -378,6 +435,8 @@ export class AgxClient {
         result = { taskId: task.taskId, status: 'failed' };
       }
     }
+    finished = true;
+    this.#endAwait(task.taskId, new NostrError('AGX_TASK_FINISHED', 'the handler finished before the input arrived'));
     if (this.#closed) return;
     let built;
     try {
@@ -389,6 +448,48 @@ export class AgxClient {
     }
     if (built.replacedTooLarge) this.#warn(`the result of ${task.capability} for ${from} was too large: sent as failed "result too large"`);
     await this.#reply(built.rumor, from);
+  }
+
+  async #requestInput(taskId, from, note, o, isFinished) {
+    if (isFinished() || this.#closed) throw new NostrError('AGX_TASK_FINISHED', 'the task already has its result');
+    if (this.#awaiting.has(taskId)) throw new NostrError('INVALID_ARGUMENT', 'this task is already waiting for input');
+    const timeout = o.timeout ?? this.#o.inputTimeout ?? DEFAULT_INPUT_TIMEOUT;
+    checkTimeout(timeout, 'timeout');
+    if (o.signal?.aborted) throw new NostrError('ABORTED', 'the input request was aborted', { cause: o.signal.reason });
+    const me = await this.#whoami();
+    const rumor = createTaskStatusRumor({ taskId, status: 'input-required', message: note }, me, from, { now: this.#clock() });
+    this.#router.awaitInput(taskId, from);
+    const answer = new Promise((resolve, reject) => {
+      const entry = { from, resolve, reject, timer: null, signal: o.signal, onAbort: null };
+      if (timeout > 0) entry.timer = setTimeout(() => this.#endAwait(taskId, new NostrError('AGX_TIMEOUT', `no input for task ${taskId} within ${timeout} ms`)), timeout);
+      if (o.signal) {
+        entry.onAbort = () => this.#endAwait(taskId, new NostrError('ABORTED', 'the input request was aborted', { cause: o.signal.reason }));
+        o.signal.addEventListener('abort', entry.onAbort, { once: true });
+      }
+      this.#awaiting.set(taskId, entry);
+    });
+    // The wait may end (timeout, stop) while the status is still being mined and published: no
+    // unhandled rejection then; the caller gets it from the returned promise.
+    answer.catch(() => {});
+    try {
+      await this.#publishRumor(rumor, from, o.signal);
+    } catch (err) {
+      this.#endAwait(taskId, err);
+    }
+    return answer;
+  }
+
+  // Ends a handler's wait for input: resolves with `value` when given as {input}, else rejects with `err`.
+  #endAwait(taskId, err, answer) {
+    const a = this.#awaiting.get(taskId);
+    if (!a) return false;
+    this.#awaiting.delete(taskId);
+    this.#router.endAwait(taskId);
+    clearTimeout(a.timer);
+    if (a.signal && a.onAbort) a.signal.removeEventListener('abort', a.onAbort);
+    if (answer) a.resolve(answer.input);
+    else a.reject(err);
+    return true;
   }
 
   async #deliver(opened, d) {
@@ -464,6 +565,32 @@ export class AgxClient {
         else p.reject(taskFailed(result));
         return;
       }
+      case 'task-update': {
+        const p = this.#pending.get(d.taskId);
+        if (!p) return;
+        const t = opened.task;
+        p.state = t.status;
+        // The peer is alive and on it: the request's timeout starts again.
+        if (p.timer !== null) {
+          clearTimeout(p.timer);
+          p.timer = p.arm();
+        }
+        const update = { type: 'status', taskId: d.taskId, capability: p.capability, state: t.status, from: opened.from, sentAt: opened.sentAt };
+        if (t.message != null) update.message = t.message;
+        if (t.status === 'input-required') update.respond = (input, o) => this.provideInput(d.taskId, input, o);
+        for (const fn of [p.onUpdate, ...this.#updateListeners]) {
+          if (!fn) continue;
+          try {
+            await fn(update);
+          } catch (err) {
+            this.#report(err);
+          }
+        }
+        return;
+      }
+      case 'task-input':
+        this.#endAwait(d.taskId, null, { input: opened.task.input ?? undefined });
+        return;
       case 'drop':
         return;
       default:
@@ -712,6 +839,7 @@ export class AgxClient {
     if (this.#sub) this.#sub.close();
     this.#sub = null;
     for (const [, p] of [...this.#pending]) p.fail(new NostrError('AGX_CLOSED', 'the client was stopped'));
+    for (const taskId of [...this.#awaiting.keys()]) this.#endAwait(taskId, new NostrError('AGX_CLOSED', 'the client was stopped'));
     await Promise.allSettled([...this.#inflight, ...this.#opening.values()]);
     if (this.#polling) await this.#polling.catch(() => {});
     try {

@@ -1,6 +1,13 @@
 // NIP-AGX: rumors, the mined gift wrap, unwrap, capability matching, routing and replay, the
 // AgxClient (createAgxAgent is its first name) and discovery (Agent Cards, NIP-05, NIP-65).
-export { createMessageRumor, createTaskRequestRumor, createTaskResultRumor, createReceiptRumor } from './rumor.js';
+export {
+  createMessageRumor,
+  createTaskRequestRumor,
+  createTaskResultRumor,
+  createReceiptRumor,
+  createTaskStatusRumor,
+  createTaskInputRumor,
+} from './rumor.js';
 export { wrapRumor } from './wrap.js';
 export { unwrapAgx, unwrapAgxAsync, isSignerUnavailable, AgxSignerUnavailableError } from './unwrap.js';
 export { capabilityMatches, matchesCapability, findHandler } from './capability.js';

@@ -49,6 +49,13 @@ export class AgxRouter {
   expire(now) {
     return JSON.parse(this.#n().expire(now));
   }
+  /** Our handler asked `peer` (the task's requester) for input on taskId: its answer routes as 'task-input'. */
+  awaitInput(taskId, peer) {
+    checked(this.#n().awaitInput(String(taskId), peerHex(peer)));
+  }
+  endAwait(taskId) {
+    return this.#n().endAwait(String(taskId));
+  }
   get pendingSize() {
     return this.#n().pendingSize();
   }

@@ -93,3 +93,26 @@ export function createReceiptRumor(refRumorId, contextId, author, recipient, opt
     ),
   );
 }
+
+/**
+ * A status update of a task we are handling: {t:"status", taskId, status: "working" |
+ * "input-required", message?} as a 3838 rumor (to the requester).
+ */
+export function createTaskStatusRumor({ taskId, status, message }, author, recipient, options = {}) {
+  if (status !== 'working' && status !== 'input-required')
+    throw new NostrError('INVALID_ARGUMENT', 'status must be "working" or "input-required"');
+  const has = message !== undefined && message !== null;
+  return JSON.parse(
+    checked(
+      core().agxTaskUpdateRumor(str(taskId, 'taskId'), status, has, has ? str(message, 'message') : '', peerHex(author), peerHex(recipient), nowOf(options)),
+    ),
+  );
+}
+
+/** The answer to an input-required status: {t:"input", taskId, input?} as a 3838 rumor (to the responder). */
+export function createTaskInputRumor({ taskId, input }, author, recipient, options = {}) {
+  const json = jsonOf(input, 'input');
+  return JSON.parse(
+    checked(core().agxTaskUpdateRumor(str(taskId, 'taskId'), 'input', json !== undefined, json ?? '', peerHex(author), peerHex(recipient), nowOf(options))),
+  );
+}

@@ -7,7 +7,7 @@ import { keyKind, localHandle, nowOf } from './util.js';
 /**
  * Opens a received wrap with a LocalSigner or a 32-byte secret key. Returns
  * { from, wrapId, wrapCreatedAt, sentAt, rumor, kind: 'message'|'receipt',
- *   class: 'text'|'task-request'|'task-result'|'receipt'|'unknown', message?, task?, receipt?, taskMalformed? }.
+ *   class: 'text'|'task-request'|'task-result'|'task-status'|'task-input'|'receipt'|'unknown', message?, task?, receipt?, taskMalformed? }.
  * Throws a NostrError (AGX_WRAP_*, NIP59_*, AGX_PAYLOAD_INVALID...) whose `retry` is true when the
  * wrap should be left unseen and tried later (future-dated, or a local fault), false to discard it.
  */

@@ -12,6 +12,7 @@ options:
   --db FILE       SQLite database file (default ./nostr-agents-relay.sqlite)
   --memory        keep events in memory only
   --agx-policy    gift wraps (kind 1059) need an expiration <= 31 days ahead and >= 12 bits of PoW
+  --store-kinds K,K,...  also store these ephemeral kinds (e.g. 25802,25803,25805 for NIP-XX recovery)
   --auth          require NIP-42 authentication before EVENT, REQ and COUNT
   --max-message-length N   largest accepted message in bytes (default 262144)
   -h, --help      this help
@@ -27,6 +28,7 @@ export async function run(argv) {
       memory: { type: 'boolean' },
       'agx-policy': { type: 'boolean' },
       auth: { type: 'boolean' },
+      'store-kinds': { type: 'string' },
       'max-message-length': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -47,6 +49,11 @@ export async function run(argv) {
     auth: !!values.auth,
     log: (m) => process.stderr.write(m + '\n'),
   };
+  if (values['store-kinds'] !== undefined) {
+    const kinds = values['store-kinds'].split(',').map((k) => Number(k.trim()));
+    if (kinds.some((k) => !Number.isInteger(k) || k < 0 || k > 65535)) throw new Error('--store-kinds takes comma-separated kind numbers');
+    opts.storeKinds = kinds;
+  }
   if (values['max-message-length'] !== undefined) {
     const n = Number(values['max-message-length']);
     if (!Number.isInteger(n) || n < 1024) throw new Error('--max-message-length must be an integer >= 1024');

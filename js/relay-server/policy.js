@@ -1,5 +1,10 @@
 // Write policy for agent exchange traffic (--agx-policy): gift wraps (kind 1059) must expire
-// within 31 days and carry at least 12 bits of proof of work.
+// within 31 days and carry at least 12 bits of proof of work, and pass the core's relay_accepts
+// (src/protocols/agx/unwrap.hpp: exactly one p tag, created_at not more than 300 s ahead, an
+// expiration that has not passed, PoW committed in a nonce tag): the relay refuses what every
+// AGX recipient would discard anyway. The options can make the policy stricter, never looser
+// than the core's.
+import { core } from '../core.js';
 import { expirationOf, leadingZeroBits } from './nips.js';
 
 export const AGX_DEFAULTS = Object.freeze({ minPow: 12, maxExpirationSeconds: 31 * 24 * 3600 });
@@ -26,5 +31,13 @@ export function checkAgx(policy, evt, nowSeconds) {
   }
   const bits = leadingZeroBits(evt.id);
   if (bits < policy.minPow) return `pow: difficulty ${bits} is less than ${policy.minPow}`;
-  return undefined;
+  return coreRejects(evt, nowSeconds);
+}
+
+// The core's verdict, as a NIP-01 OK reason (undefined: accepted).
+function coreRejects(evt, nowSeconds) {
+  const c = core();
+  if (c.agxRelayAccepts(JSON.stringify(evt), nowSeconds) === true) return undefined;
+  const { code, message } = c.lastError();
+  return `${code === 'AGX_WRAP_POW' ? 'pow' : 'invalid'}: ${message} (${code})`;
 }

@@ -80,6 +80,8 @@ export async function startRelay(options = {}) {
   for (const [k, v] of Object.entries(options)) if (v !== undefined) o[k] = v; // undefined keeps the default
   const rateLimit = o.rateLimit === false || o.rateLimit === null ? null : { ...DEFAULTS.rateLimit, ...(o.rateLimit || {}) };
   const policy = agxPolicy(o.agxPolicy);
+  // Kinds of NIP-01's ephemeral range stored anyway (NIP-XX: prompts and terminals are durable).
+  const storeKinds = new Set(Array.isArray(o.storeKinds) ? o.storeKinds.filter((k) => Number.isInteger(k)) : []);
   const authMode = o.auth === true ? 'required' : o.auth === 'optional' ? 'optional' : 'off';
   const allowed = o.allowedPubkeys ? new Set(o.allowedPubkeys) : null;
   const log = typeof o.log === 'function' ? o.log : () => {};
@@ -261,7 +263,7 @@ export async function startRelay(options = {}) {
       sig: evt.sig,
     };
     const json = JSON.stringify(clean);
-    if (isEphemeral(evt.kind)) {
+    if (isEphemeral(evt.kind) && !storeKinds.has(evt.kind)) {
       reply(true, '');
       return broadcast(json);
     }

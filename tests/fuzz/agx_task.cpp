@@ -1,5 +1,6 @@
-// AGX task envelopes (a task-labelled message's text) from the network: an accepted request or
-// result, written again with task_request_json / task_result_json, parses to the same envelope;
+// AGX task envelopes (a task-labelled message's text) from the network: an accepted request,
+// result, status update or input answer, written again with task_request_json / task_result_json /
+// task_status_json / task_input_json, parses to the same envelope;
 // task state names parse and print back.
 #include "protocols/agx/task.hpp"
 #include "fuzz_support.hpp"
@@ -22,6 +23,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::optional<std::string_view> payload;
     if (t->payload_json) payload = *t->payload_json;
     out = task_request_json(t->task_id, t->capability, payload);
+  } else if (t->t == task_envelope::type::status) {
+    std::optional<std::string_view> message;
+    if (t->message) message = *t->message;
+    out = task_status_json(t->task_id, t->update_state, message);
+  } else if (t->t == task_envelope::type::input) {
+    std::optional<std::string_view> input;
+    if (t->input_json) input = *t->input_json;
+    out = task_input_json(t->task_id, input);
   } else {
     task_result r;
     r.status = t->status;
@@ -34,6 +43,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   FUZZ_CHECK(again.ok());
   FUZZ_CHECK(again->t == t->t && again->task_id == t->task_id && again->capability == t->capability &&
              again->payload_json == t->payload_json && again->status == t->status &&
-             again->output_json == t->output_json && again->error == t->error);
+             again->output_json == t->output_json && again->error == t->error &&
+             again->update_state == t->update_state && again->message == t->message && again->input_json == t->input_json);
   return 0;
 }

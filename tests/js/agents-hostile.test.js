@@ -109,6 +109,9 @@ describe('NIP-XX client against a hostile agent over a real relay', () => {
 
       const deltas = updates.filter((u) => u.type === 'delta');
       assert.deepEqual(deltas.map((u) => [u.text, u.degraded]), [['world', true], ['Hello world', false], ['Hello world!', false]]);
+      // The gap is announced as its own update when it opens and when it closes, each before its delta.
+      const streamed = updates.filter((u) => u.type === 'delta' || u.type === 'gap').map((u) => (u.type === 'gap' ? `gap:${u.degraded}` : u.text));
+      assert.deepEqual(streamed, ['gap:true', 'world', 'gap:false', 'Hello world', 'Hello world!']);
       const rejected = updates.filter((u) => u.type === 'rejected');
       assert.deepEqual(
         rejected.map((u) => [u.code, u.eventId]),

@@ -114,7 +114,8 @@ describe('NIP-XX sessions and run stores', () => {
           assert.equal(rec.session, `sender:${client.publicKey}`);
           assert.equal(rec.sessionTag, null);
           assert.equal(rec.state, 'done');
-          assert.deepEqual(rec.terminal, { ok: true, text: 'Hello there', eventId: (await one.result).eventId });
+          assert.equal(typeof rec.terminal.createdAt, 'number');
+          assert.deepEqual(rec.terminal, { ok: true, text: 'Hello there', eventId: (await one.result).eventId, createdAt: rec.terminal.createdAt });
           assert.equal(rec.prompt.id, one.id);
           assert.ok(nostr.verifyEvent(rec.prompt));
           // status, two deltas, the response: each with its decrypted content

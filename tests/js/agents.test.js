@@ -289,6 +289,11 @@ describe('NIP-XX client and runtime over a real relay', () => {
         assert.equal(calls, 2);
         await assert.rejects(ask('hi', { toolSchemaVersion: 2 }).result, { code: 'UNSUPPORTED_SCHEMA_VERSION' });
         assert.equal(calls, 2);
+        // The seed's (and the issue's) snake_case names work as aliases.
+        await assert.rejects(ask('hi', { tool_schema_version: 2 }).result, { code: 'UNSUPPORTED_SCHEMA_VERSION' });
+        await assert.rejects(ask('hi', { model: 'gpt-9', fallback_models: ['m2'] }).result, { code: 'EMPTY_RESPONSE' });
+        assert.equal(calls, 3);
+        assert.throws(() => ask('hi', { toolSchemaVersion: 1, tool_schema_version: 2 }), { code: 'INVALID_ARGUMENT' });
       },
     );
   });
@@ -307,6 +312,7 @@ describe('NIP-XX client and runtime over a real relay', () => {
         assert.ok(err instanceof AgentError);
         assert.equal(err.code, 'RATE_LIMIT');
         assert.ok(err.retryAfter >= 1 && err.retryAfter <= 60, String(err.retryAfter));
+        assert.equal(err.retry_after, err.retryAfter, 'the seed\'s name is an alias');
       },
     );
   });

@@ -6,6 +6,8 @@ const C = 'agx-client.test.js';
 const D = 'agx-discovery.test.js';
 const A = 'agx.test.js';
 const B = 'agx-browser.test.js';
+const S = 'agx-status.test.js';
+const R = 'relay-server.test.js';
 
 export const RULES = [
   // Transport envelope (NIP-59)
@@ -27,7 +29,9 @@ export const RULES = [
   { section: 'Retention', level: 'MUST', rule: 'a recipient ignores an expired wrap',
     tests: ['native:agx_envelope_test.every_public_check_has_its_code', `js:${C}:two p tags, no expiration, 11-bit PoW, future, bad seal signature, forged author: discarded; expired: ignored; nothing reaches a handler`] },
   { section: 'Retention', level: 'SHOULD', rule: 'a relay carrying AGX rejects wraps without expiration or beyond its cap',
-    tests: ['native:agx_envelope_test.publish_boundary_and_relay_policy', `js:${A}:the relay refuses a wrap without PoW (the policy is on)`] },
+    tests: ['native:agx_envelope_test.publish_boundary_and_relay_policy', `js:${A}:the relay refuses a wrap without PoW (the policy is on)`, `js:${R}:--agx-policy: gift wraps need an expiration <= 31 days ahead and 12 bits of PoW`] },
+  { section: 'Transport envelope', level: 'MUST', rule: 'the dev relay\'s AGX policy refuses what every recipient discards (the core\'s relay_accepts: one p tag, not future-dated, not expired, PoW)',
+    tests: [`js:${R}:--agx-policy refuses what the core\'s relay_accepts refuses: two p tags, no p tag, a future created_at`] },
   // Anti-spam
   { section: 'Anti-spam', level: 'MUST', rule: 'every wrap mined to >= 12 leading zero bits with a nonce tag committing to it; mining does not alter created_at',
     tests: ['native:agx_envelope_test.pow_at_least_12_bits_and_created_at_untouched_by_mining', 'native:agx_envelope_test.mining_is_bounded_per_call_and_resumable'] },
@@ -48,6 +52,8 @@ export const RULES = [
     tests: ['native:agx_task_test.envelope_bytes_match_the_reference_shape', 'native:agx_task_test.request_and_result_rumors', `js:${A}:task request, result, receipt: classes and parsed payloads`] },
   { section: 'Task lifecycle', level: 'MUST', rule: 'states submitted/working/input-required/completed/failed/canceled; return -> completed, throw -> failed',
     tests: ['native:agx_task_test.states_and_transitions', `js:${A}:a plain message, a task with receipt + result, a denied request, a replay, an unknown capability`] },
+  { section: 'Task lifecycle', level: 'MUST', rule: 'working / input-required are status updates (our envelopes {t:"status"} and {t:"input"}, bound to the task\'s peer like results); a reference peer sees them as plain messages',
+    tests: ['native:agx_task_test.status_and_input_envelopes', 'native:agx_route_test.status_updates_and_input_are_bound_to_their_peer', `js:${S}:working and input-required reach the requester as typed updates; the answer resumes the handler`, `js:${S}:works the same with external signers (not LocalSigner: the NIP-07 path) on both sides`, `js:${S}:mallory can neither fake a status update nor answer someone else's input request`, `js:${S}:a status update for no request of ours goes to the plain path, unanswered`, `js:${S}:status and input rumors are built by the core: bad states, oversize notes and non-JSON input are refused`] },
   { section: 'Error boundary', level: 'MUST', rule: 'a thrown handler error reaches the peer as "handler failed" (logged locally); AgxPublicError text verbatim',
     tests: ['native:agx_task_test.error_boundary', `js:${C}:an oversize request fails before sending; a thrown handler error reaches the peer as "handler failed"`, `js:${A}:a plain message, a task with receipt + result, a denied request, a replay, an unknown capability`] },
   // Capability matching

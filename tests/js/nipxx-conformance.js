@@ -13,6 +13,7 @@ const S = 'agents-store.test.js';
 const C = 'nipxx-conformance.test.js';
 const R = 'nipxx-runs.test.js';
 const SCHEMA = 'nipxx-schema.test.js';
+const RC = 'agents-recovery.test.js';
 const CR = 'native/nip_xx_client_run_test.cpp::nip_xx_client_run_test';
 const AG = 'native/nip_xx_agent_test.cpp::nip_xx_agent_test';
 const EN = 'native/nip_xx_envelope_test.cpp::nip_xx_envelope_test';
@@ -103,7 +104,9 @@ export const CONFORMANCE = [
   { section: 'Protocol Flow 7', level: 'SHOULD', rule: 'An effective cancel before the terminal gives ai.error CANCELLED', tests: [T.cancel, `${P}::privacy-first: cancel mid-stream gives one CANCELLED; admission errors come back wrapped`] },
   { section: 'Protocol Flow 8', level: 'MUST', rule: 'A cancel after the terminal is a no-op', tests: [T.streams] },
   { section: 'Protocol Flow 9', level: 'SHOULD', rule: 'Clients enforce run-local ordering by #e and authors', tests: [`${CR}.ignores_events_of_other_runs_and_authors`, T.hostile] },
-  { section: 'Session recovery recipe', level: 'SHOULD', rule: 'Resume by #e root; the latest terminal is the run state', tests: [T.restart, `${P}::privacy-first runs are recoverable from the relay: wraps are stored, so a client away for the whole run resumes it`] },
+  { section: 'Session recovery recipe', level: 'SHOULD', rule: 'Resume by #e root; the latest terminal is the run state', tests: [T.restart, `${P}::privacy-first runs are recoverable from the relay: wraps are stored, so a client away for the whole run resumes it`, `${RC}::a stored open run gets its terminal from the relay; the newest terminal on the relay wins; forged ones are ignored`] },
+  { section: 'Session recovery recipe', level: 'SHOULD', rule: 'Find a session: kinds 25802 by #s (sender:<client> by default) and #p agent; combine with the local store', tests: [`${RC}::finds a session's runs on the relays by #s and #e, fills an empty store, and resumeRun works from it`, `${RC}::on an ordinary relay (ephemeral kinds dropped) only the local store knows the runs`] },
+  { section: 'Kinds', level: 'SHOULD', rule: 'Prompts and terminals (25802, 25803, 25805) are durable for replay and restoration (a relay that stores them: dev relay storeKinds)', tests: [`${RC}::finds a session's runs on the relays by #s and #e, fills an empty store, and resumeRun works from it`], note: 'not a MUST word in the seed, but its recovery depends on it; ordinary relays drop 20000-29999 (README)' },
   // Tool model and security
   { section: 'Tool model', level: 'MUST', rule: 'Clients do not execute tools from ai.tool_call', tests: [T.tools], note: 'the client API has no tool execution: tool_call is only an update' },
   { section: 'Tool model', level: 'MUST', rule: 'Agents negotiate model and tool_schema_version', tests: [T.negotiation] },
@@ -117,11 +120,15 @@ export const CONFORMANCE = [
   { section: 'Security and abuse controls', level: 'SHOULD', rule: 'Clients prefer the newest terminal by (created_at, id)', tests: [T.hostile, T.race] },
   // Conformance examples
   { section: 'Conformance example 1', level: 'MUST', rule: 'ai.prompt without message is rejected (INVALID_SCHEMA)', tests: [T.badPrompts] },
+  { section: 'Conformance example 2', level: 'SHOULD', rule: 'A tool not in ai.info tool_names is unsupported (UNSUPPORTED_FEATURE)', tests: [T.badPrompts] },
+  { section: 'Conformance example 3', level: 'SHOULD', rule: 'Out-of-order deltas are reordered by seq', tests: [T.hostile, `${CR}.reorders_by_seq_and_marks_gaps`] },
   { section: 'Conformance example 4', level: 'MUST', rule: 'A noncompliant encryption tag is rejected', tests: [T.typed, T.hostile] },
   { section: 'Conformance example 5', level: 'MUST', rule: 'Duplicate terminals: only the newest is rendered', tests: [T.hostile, T.race] },
-  { section: 'Conformance example 7', level: 'MUST', rule: 'Response/cancel race: keep the highest (created_at, id)', tests: [T.race, `${CR}.terminal_rules_highest_created_at_then_id_wins`] },
+  { section: 'Conformance example 6', level: 'SHOULD', rule: 'After a cancel, a CANCELLED ai.error is the expected terminal', tests: [T.cancel] },
+  { section: 'Conformance example 7', level: 'MUST', rule: 'Response/cancel race: keep the highest (created_at, id)', tests: [T.race, `${CR}.terminal_rules_highest_created_at_then_id_wins`, `${RC}::terminal grace by default: none for an ordinary run; CANCEL_RACE_GRACE after a cancel, so a newer CANCELLED still wins`] },
   // Backward compatibility
   { section: 'Backward Compatibility', level: 'MUST', rule: 'Ignore unknown encrypted JSON fields', tests: [T.unknownFields, T.ajv] },
+  { section: 'Backward Compatibility', level: 'MUST', rule: 'Use canonical fields (canonical JSON over envelope keys and mirror tags)', tests: [T.canonical, `${CR}.bad_tags_and_payloads_are_rejected_with_codes`] },
   { section: 'Backward Compatibility', level: 'MUST', rule: 'Keep s optional, default sender:<lowercase-hex-pubkey>', tests: [`${CR}.session_default_and_tags`, T.streams] },
   { section: 'Backward Compatibility', level: 'MUST', rule: 'Field names and meanings are not redefined within ver 1; no duplicated historical aliases', tests: [], note: 'binds future versions of the spec; this implementation speaks ver 1 only (payloads with another ver are INVALID_SCHEMA)' },
 ];

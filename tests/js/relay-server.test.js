@@ -522,6 +522,41 @@ describe('dev relay', () => {
     });
   });
 
+  test('--agx-policy refuses what the core\'s relay_accepts refuses: two p tags, no p tag, a future created_at', async () => {
+    const sk = nostr.generateSecretKey();
+    const exp = (d) => ['expiration', String(now() + d)];
+    const P = ['p', 'f'.repeat(64)];
+    const Q = ['p', 'e'.repeat(64)];
+    const twoP = mine(sk, { kind: 1059, created_at: now(), tags: [P, Q, exp(86400)], content: 'sealed' }, 12);
+    const noP = mine(sk, { kind: 1059, created_at: now(), tags: [exp(86400)], content: 'sealed' }, 12);
+    const future = mine(sk, { kind: 1059, created_at: now() + 3600, tags: [P, exp(86400 * 2)], content: 'sealed' }, 12);
+    const slightlyAhead = mine(sk, { kind: 1059, created_at: now() + 60, tags: [P, exp(86400)], content: 'sealed' }, 12);
+    await withRelay({ agxPolicy: true }, async (relay, client) => {
+      const c = client();
+      for (const [e, code] of [[twoP, 'AGX_WRAP_P_TAG'], [noP, 'AGX_WRAP_P_TAG'], [future, 'AGX_WRAP_FUTURE']]) {
+        const r = await publish(c, e);
+        assert.equal(r[2], false, code);
+        assert.match(r[3], new RegExp(`^invalid: .*\\(${code}\\)$`));
+      }
+      // Within the core's 300 s skew: accepted.
+      assert.equal((await publish(c, slightlyAhead))[2], true);
+      // A wrap made by the AGX client (seal, wrap, PoW) passes.
+      const alice = nostr.LocalSigner.generate();
+      const bob = nostr.LocalSigner.generate();
+      try {
+        const rumor = nostr.agx.createMessageRumor('hi', alice.publicKey, bob.publicKey);
+        const real = await nostr.agx.wrapRumor(rumor, alice, bob.publicKey);
+        assert.equal((await publish(c, real))[2], true);
+      } finally {
+        alice.dispose();
+        bob.dispose();
+      }
+    });
+    await withRelay({}, async (relay, client) => {
+      assert.equal((await publish(client(), twoP))[2], true, 'without the policy the relay takes it');
+    });
+  });
+
   test('SQLite file keeps events, replacements and deletions across restarts', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'nostr-agents-relay-'));
     const db = join(dir, 'relay.sqlite');

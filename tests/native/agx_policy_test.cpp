@@ -232,3 +232,29 @@ TEST(agx_route_test, results_settle_only_from_the_bound_peer) {
   auto late = route(task_message(alice().pub, res), {}, pending, policy);
   EXPECT_EQ(late.reason, route_reason::unmatched_result);
 }
+
+// Status updates are bound to the request's peer like results; input answers to the requester of
+// the task our handler asked input for. Anything else goes to the plain path (or is dropped).
+TEST(agx_route_test, status_updates_and_input_are_bound_to_their_peer) {
+  auto policy = authorization_policy::accept_all();
+  pending_requests pending;
+  ASSERT_TRUE(pending.add("t8", alice().pub, std::nullopt).ok());
+  std::string working = *task_status_json("t8", task_state::working, std::string_view("on it"));
+  std::string asking = *task_status_json("t8", task_state::input_required, std::nullopt);
+  EXPECT_EQ(route(task_message(alice().pub, working), {}, pending, policy).action, route_action::task_update);
+  EXPECT_EQ(route(task_message(alice().pub, asking), {}, pending, policy).reason, route_reason::matched_update);
+  auto forged = route(task_message(mallory().pub, asking), {}, pending, policy);
+  EXPECT_EQ(forged.action, route_action::drop);
+  EXPECT_TRUE(pending.contains("t8"));  // an update never settles
+  auto other = route(task_message(alice().pub, *task_status_json("t9", task_state::working, std::nullopt)), {}, pending, policy);
+  EXPECT_EQ(other.reason, route_reason::unmatched_result);
+  EXPECT_FALSE(other.may_auto_reply);
+
+  pending_requests awaiting;
+  std::string answer = *task_input_json("t3", std::string_view("{\"pin\":1234}"));
+  EXPECT_EQ(route(task_message(bob().pub, answer), {"*"}, pending, policy).reason, route_reason::unmatched_input);
+  EXPECT_EQ(route(task_message(bob().pub, answer), {"*"}, pending, policy, &awaiting).reason, route_reason::unmatched_input);
+  ASSERT_TRUE(awaiting.add("t3", bob().pub, std::nullopt).ok());
+  EXPECT_EQ(route(task_message(bob().pub, answer), {"*"}, pending, policy, &awaiting).action, route_action::task_input);
+  EXPECT_EQ(route(task_message(mallory().pub, answer), {"*"}, pending, policy, &awaiting).action, route_action::drop);
+}

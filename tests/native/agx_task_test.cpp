@@ -158,3 +158,37 @@ TEST(agx_task_test, request_and_result_rumors) {
   EXPECT_EQ(env->status, result_status::failed);
   EXPECT_EQ(*env->error, "result too large");
 }
+
+// Our status envelopes (working / input-required, SPEC.md "Task lifecycle") and the input answer.
+TEST(agx_task_test, status_and_input_envelopes) {
+  EXPECT_EQ(*task_status_json("t1", task_state::working, std::nullopt), "{\"t\":\"status\",\"taskId\":\"t1\",\"status\":\"working\"}");
+  EXPECT_EQ(*task_status_json("t1", task_state::input_required, std::string_view("PIN?")),
+            "{\"t\":\"status\",\"taskId\":\"t1\",\"status\":\"input-required\",\"message\":\"PIN?\"}");
+  EXPECT_EQ(task_status_json("t1", task_state::completed, std::nullopt).code(), errc::invalid_argument);
+  EXPECT_EQ(task_status_json("t1", task_state::working, std::string_view(std::string(2001, 'm'))).code(), errc::invalid_argument);
+  EXPECT_EQ(task_status_json("", task_state::working, std::nullopt).code(), errc::invalid_argument);
+  EXPECT_EQ(*task_input_json("t1", std::string_view(" {\"pin\":1} ")), "{\"t\":\"input\",\"taskId\":\"t1\",\"input\":{\"pin\":1}}");
+  EXPECT_EQ(*task_input_json("t1", std::nullopt), "{\"t\":\"input\",\"taskId\":\"t1\"}");
+  EXPECT_EQ(task_input_json("t1", std::string_view("{nope")).code(), errc::invalid_argument);
+
+  auto s = parse_task_envelope("{\"t\":\"status\",\"taskId\":\"t1\",\"status\":\"input-required\",\"message\":\"PIN?\",\"x\":1}");
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->t, task_envelope::type::status);
+  EXPECT_EQ(s->update_state, task_state::input_required);
+  EXPECT_EQ(*s->message, "PIN?");
+  auto i = parse_task_envelope("{\"t\":\"input\",\"taskId\":\"t1\",\"input\":[1,2]}");
+  ASSERT_TRUE(i.ok());
+  EXPECT_EQ(i->t, task_envelope::type::input);
+  EXPECT_EQ(*i->input_json, "[1,2]");
+  for (const char* bad : {"{\"t\":\"status\",\"taskId\":\"t1\",\"status\":\"completed\"}",
+                          "{\"t\":\"status\",\"taskId\":\"t1\"}",
+                          "{\"t\":\"status\",\"taskId\":\"t1\",\"status\":\"working\",\"message\":7}",
+                          "{\"t\":\"input\",\"taskId\":\"\"}", "{\"t\":\"update\",\"taskId\":\"t1\"}"})
+    EXPECT_EQ(parse_task_envelope(bad).code(), errc::agx_task_invalid) << bad;
+
+  auto rumor = task_envelope_rumor(*task_input_json("t1", std::nullopt), "t1", std::string(32, 'a'), alice().pub, bob().pub, 1700000000);
+  ASSERT_TRUE(rumor.ok());
+  EXPECT_EQ(rumor->kind, kMessageKind);
+  EXPECT_EQ(task_envelope_rumor(*task_input_json("t1", std::nullopt), "t2", std::string(32, 'a'), alice().pub, bob().pub, 1700000000).code(),
+            errc::invalid_argument);
+}

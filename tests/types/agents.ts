@@ -1,6 +1,6 @@
 // Type-checked (never run) use of the NIP-XX client and agent runtime.
 import * as nostr from 'nostr-agents';
-import { AgentError, RelayPool, LocalSigner, discover, prompt, serveAgent, type AgentRunUpdate, type HandlerContext } from 'nostr-agents';
+import { AgentError, RelayPool, LocalSigner, discover, prompt, serveAgent, fetchSessionRuns, fetchSessions, CANCEL_RACE_GRACE, type AgentRunUpdate, type HandlerContext, type RunStore, type Signer } from 'nostr-agents';
 
 async function main(): Promise<void> {
   await nostr.init();
@@ -57,3 +57,14 @@ async function main(): Promise<void> {
 }
 
 void main;
+
+// Relay-side session discovery.
+export async function sessionDiscovery(pool: RelayPool, signer: Signer, agent: string, store: RunStore): Promise<number> {
+  const runs = await fetchSessionRuns({ pool, signer, agent, store, session: 'session:x', maxWait: 2000 });
+  const where: 'store' | 'relay' | 'both' = runs[0].source;
+  void where;
+  const sessions = await fetchSessions({ pool, signer, store });
+  const title: string = sessions[0].title;
+  void title;
+  return runs.length + CANCEL_RACE_GRACE;
+}

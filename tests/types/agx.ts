@@ -65,3 +65,25 @@ export async function agxClientTypes(signer: import('nostr-agents').Signer, pool
   await agx.retractAgentCard(signer, pool, { reason: 'moved' });
   void [out, ctx, complete, a2, card, ok, rl];
 }
+
+// Task status updates (working / input-required) and input answers.
+export async function statusUpdates(client: agx.AgxClient, peer: string): Promise<void> {
+  client.handle('pay.*', async (payload: unknown, ctx) => {
+    const sent: boolean = await ctx.working('checking');
+    const pin = await ctx.requestInput<{ pin: number }>('PIN?', { timeout: 60_000 });
+    return { sent, pin: pin.pin, payload };
+  });
+  const off: () => void = client.onTaskUpdate((u: agx.AgxTaskUpdate) => {
+    const s: 'working' | 'input-required' = u.state;
+    if (u.respond) void u.respond({ pin: 1 });
+    void s;
+  });
+  off();
+  const out = await client.request<{ pin: number }>(peer, 'pay.now', {}, { onUpdate: (u) => void u.message });
+  void out.pin;
+  const r: { rumorId: string; wrapId: string } = await client.provideInput('t', { pin: 2 });
+  void r;
+  const rumor: agx.AgxRumor = agx.createTaskStatusRumor({ taskId: 't', status: 'working' }, peer, peer);
+  void agx.createTaskInputRumor({ taskId: 't', input: 1 }, peer, peer);
+  void rumor;
+}

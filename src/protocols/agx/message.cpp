@@ -78,6 +78,19 @@ result<result_rumor> task_result_rumor(std::string_view task_id, const task_resu
   return result_rumor{std::move(*replaced), true};
 }
 
+result<event> task_envelope_rumor(std::string_view envelope_json, std::string_view task_id, std::string_view message_id,
+                                  std::string_view author, std::string_view recipient, std::int64_t now) {
+  auto env = parse_task_envelope(envelope_json);
+  if (!env || (env->t != task_envelope::type::status && env->t != task_envelope::type::input) || env->task_id != task_id)
+    return make_error(errc::invalid_argument, "expected a status or input envelope of this task");
+  message_fields m;
+  m.text = std::string(envelope_json);
+  m.message_id = std::string(message_id);
+  m.context_id = std::string(task_id);
+  m.content_type = std::string(kTaskContentType);
+  return message_rumor(m, author, recipient, now);
+}
+
 result<event> receipt_rumor(std::string_view ref_rumor_id, std::string_view context_id, receipt_status status,
                             std::string_view author, std::string_view recipient, std::int64_t now) {
   NOSTR_TRY(check_keys(author, recipient));

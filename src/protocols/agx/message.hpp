@@ -46,6 +46,13 @@ result<result_rumor> task_result_rumor(std::string_view task_id, const task_resu
                                        std::string_view author_pubkey_hex, std::string_view recipient_pubkey_hex,
                                        std::int64_t now);
 
+// A task status update or input answer (task_status_json / task_input_json text) as a message:
+// content type application/agx-task+json, contextId = task_id, no autoDepth (it belongs to a task
+// already running, not a new automated exchange). AGX_TOO_LARGE past the bound.
+result<event> task_envelope_rumor(std::string_view envelope_json, std::string_view task_id, std::string_view message_id,
+                                  std::string_view author_pubkey_hex, std::string_view recipient_pubkey_hex,
+                                  std::int64_t now);
+
 // Kind 3839 rumor acknowledging the message rumor `ref_rumor_id` (its RUMOR id, not a wrap id):
 // tags [["p",recipient],["e",ref]], content = receipt_payload_json.
 result<event> receipt_rumor(std::string_view ref_rumor_id, std::string_view context_id, receipt_status status,

@@ -37,6 +37,8 @@ const char* route_action_name(route_action a) {
     case route_action::settle_pending: return "settle-pending";
     case route_action::drop: return "drop";
     case route_action::deliver_plain: return "deliver-plain";
+    case route_action::task_update: return "task-update";
+    case route_action::task_input: return "task-input";
   }
   return "deliver-plain";
 }
@@ -54,12 +56,16 @@ const char* route_reason_name(route_reason r) {
     case route_reason::needs_host: return "needs-host";
     case route_reason::matched_result: return "matched-result";
     case route_reason::wrong_sender: return "wrong-sender";
+    case route_reason::matched_update: return "matched-update";
+    case route_reason::matched_input: return "matched-input";
+    case route_reason::unmatched_input: return "unmatched-input";
   }
   return "plain-message";
 }
 
 route_decision route(const inbound_message& m, const std::vector<std::string>& handler_keys,
-                     const pending_requests& pending, const authorization_policy& policy) {
+                     const pending_requests& pending, const authorization_policy& policy,
+                     const pending_requests* awaiting_input) {
   switch (m.payload.cls) {
     case content_class::text: return plain(route_reason::plain_message);
     case content_class::unknown: return plain(route_reason::unknown_content_type);
@@ -80,6 +86,31 @@ route_decision route(const inbound_message& m, const std::vector<std::string>& h
     // SPEC.md "Result sender binding": only the peer the request went to may settle it.
     d.action = *peer == m.from ? route_action::settle_pending : route_action::drop;
     d.reason = *peer == m.from ? route_reason::matched_result : route_reason::wrong_sender;
+    return d;
+  }
+
+  if (env.t == task_envelope::type::status) {
+    auto peer = pending.peer_of(env.task_id);
+    if (!peer) {
+      d.action = route_action::deliver_plain;
+      d.reason = route_reason::unmatched_result;
+      return d;
+    }
+    // Bound like a result: a third party who learnt the task id cannot fake progress or ask for input.
+    d.action = *peer == m.from ? route_action::task_update : route_action::drop;
+    d.reason = *peer == m.from ? route_reason::matched_update : route_reason::wrong_sender;
+    return d;
+  }
+
+  if (env.t == task_envelope::type::input) {
+    auto peer = awaiting_input ? awaiting_input->peer_of(env.task_id) : std::nullopt;
+    if (!peer) {
+      d.action = route_action::deliver_plain;
+      d.reason = route_reason::unmatched_input;
+      return d;
+    }
+    d.action = *peer == m.from ? route_action::task_input : route_action::drop;
+    d.reason = *peer == m.from ? route_reason::matched_input : route_reason::wrong_sender;
     return d;
   }
 

@@ -21,6 +21,8 @@ enum class route_action {
   settle_pending,  // the result of one of our requests, from the peer it went to
   drop,            // a result from another sender for one of our requests: no delivery, no reply
   deliver_plain,   // onMessage; no task reply, no receipt
+  task_update,     // a status update (working / input-required) of one of our requests, from its peer
+  task_input,      // the answer to one of our handlers' input-required, from the task's requester
 };
 
 enum class route_reason {
@@ -35,6 +37,9 @@ enum class route_reason {
   needs_host,
   matched_result,
   wrong_sender,
+  matched_update,
+  matched_input,
+  unmatched_input,  // no handler of ours waits for input on this task id
 };
 
 const char* route_action_name(route_action a);
@@ -50,8 +55,12 @@ struct route_decision {
   std::string task_id;
 };
 
+// awaiting_input: the tasks our handlers asked input for (task id -> the requester), or null.
+// A status update is bound to the peer of the request like a result; an input answer to the
+// requester of the task: from anyone else it is dropped.
 route_decision route(const inbound_message& m, const std::vector<std::string>& handler_keys,
-                     const pending_requests& pending, const authorization_policy& policy);
+                     const pending_requests& pending, const authorization_policy& policy,
+                     const pending_requests* awaiting_input = nullptr);
 
 // Completes an ask_host decision with the host's answer (no effect on any other decision).
 route_decision after_host_verdict(route_decision d, bool allowed);

@@ -95,13 +95,50 @@ result<std::string> task_result_json(std::string_view task_id, const task_result
   return out;
 }
 
+result<std::string> task_status_json(std::string_view task_id, task_state state,
+                                     std::optional<std::string_view> message) {
+  NOSTR_TRY(check_short_string("taskId", task_id));
+  if (state != task_state::working && state != task_state::input_required)
+    return make_error(errc::invalid_argument, "a status update is working or input-required");
+  if (message) {
+    if (!detail::valid_utf8(*message)) return make_error(errc::invalid_utf8, "message is not UTF-8");
+    if (detail::utf16_length(*message) > kMaxResultError)
+      return make_error(errc::invalid_argument, "message must be at most 2000 characters");
+  }
+  std::string out = "{\"t\":\"status\",\"taskId\":";
+  append_json_string(out, task_id);
+  out += ",\"status\":\"";
+  out += task_state_name(state);
+  out.push_back('"');
+  if (message) {
+    out += ",\"message\":";
+    append_json_string(out, *message);
+  }
+  out.push_back('}');
+  return out;
+}
+
+result<std::string> task_input_json(std::string_view task_id, std::optional<std::string_view> input_json) {
+  NOSTR_TRY(check_short_string("taskId", task_id));
+  if (input_json) NOSTR_TRY(check_embedded_json("input", *input_json));
+  std::string out = "{\"t\":\"input\",\"taskId\":";
+  append_json_string(out, task_id);
+  if (input_json) {
+    out += ",\"input\":";
+    out += trimmed(*input_json);
+  }
+  out.push_back('}');
+  return out;
+}
+
 result<task_envelope> parse_task_envelope(std::string_view text) {
   auto j = detail::parse_peer_json(text);
   if (j.is_discarded()) return task_error("task envelope is not JSON (or nested too deeply)");
   if (!j.is_object()) return task_error("task envelope must be a JSON object");
   task_envelope env;
   const std::string* t = detail::find_string(j, "t");
-  if (!t || (*t != "req" && *t != "res")) return task_error("t must be \"req\" or \"res\"");
+  if (!t || (*t != "req" && *t != "res" && *t != "status" && *t != "input"))
+    return task_error("t must be \"req\", \"res\", \"status\" or \"input\"");
   const std::string* id = detail::find_string(j, "taskId");
   if (!id || !detail::string_len_ok(*id, 1, kMaxId)) return task_error("taskId must be a string of 1 to 200 characters");
   env.task_id = *id;
@@ -114,6 +151,28 @@ result<task_envelope> parse_task_envelope(std::string_view text) {
     env.capability = *cap;
     auto p = j.find("payload");
     if (p != j.end()) env.payload_json = detail::dump_json(*p);
+    return env;
+  }
+
+  if (*t == "status") {
+    env.t = task_envelope::type::status;
+    const std::string* st = detail::find_string(j, "status");
+    auto state = st ? parse_task_state(*st) : std::nullopt;
+    if (!state || (*state != task_state::working && *state != task_state::input_required))
+      return task_error("a status update's status must be \"working\" or \"input-required\"");
+    env.update_state = *state;
+    auto msg = j.find("message");
+    if (msg != j.end() && !msg->is_null()) {
+      if (!msg->is_string() || !detail::string_len_ok(msg->get_ref<const std::string&>(), 0, kMaxResultError))
+        return task_error("message must be a string of at most 2000 characters");
+      env.message = msg->get_ref<const std::string&>();
+    }
+    return env;
+  }
+  if (*t == "input") {
+    env.t = task_envelope::type::input;
+    auto in = j.find("input");
+    if (in != j.end()) env.input_json = detail::dump_json(*in);
     return env;
   }
 

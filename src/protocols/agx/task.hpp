@@ -39,9 +39,22 @@ task_result failed_result(std::optional<std::string_view> public_message);
 // INVALID_ARGUMENT (task id, output not JSON, error over 2000 characters), INVALID_UTF8.
 result<std::string> task_result_json(std::string_view task_id, const task_result& r);
 
+enum class task_state { submitted, working, input_required, completed, failed, canceled };
+
+// Status updates (SPEC.md "Task lifecycle": working / input-required "are reserved for status
+// updates"; neither SPEC.md nor the reference gives them a wire shape, so this one is ours):
+//   {"t":"status","taskId":..,"status":"working"|"input-required"[,"message":..]}  responder -> requester
+//   {"t":"input","taskId":..[,"input":<JSON>]}                                    requester -> responder
+// A reference peer parses neither as a task envelope and delivers it on its plain-message path.
+// INVALID_ARGUMENT (task id, state not working/input-required, message over 2000 characters,
+// input not JSON), INVALID_UTF8.
+result<std::string> task_status_json(std::string_view task_id, task_state state,
+                                     std::optional<std::string_view> message);
+result<std::string> task_input_json(std::string_view task_id, std::optional<std::string_view> input_json);
+
 // A parsed task envelope. Raw JSON members come back as compact JSON text.
 struct task_envelope {
-  enum class type { request, result } t = type::request;
+  enum class type { request, result, status, input } t = type::request;
   std::string task_id;
   // request
   std::string capability;
@@ -50,16 +63,20 @@ struct task_envelope {
   result_status status = result_status::completed;
   std::optional<std::string> output_json;
   std::optional<std::string> error;
+  // status: working or input-required, with an optional note (at most 2000 characters)
+  task_state update_state{};
+  std::optional<std::string> message;
+  // input: the requester's answer to input-required (nullopt when the key is absent)
+  std::optional<std::string> input_json;
 };
 
-// Parses a message text as a task envelope with the reference schema's rules (t req|res; taskId
+// Parses a message text as a task envelope with the reference schema's rules (t req|res, and our
+// status|input; taskId
 // and capability 1..200 units; status completed|failed; error a string of at most 2000 units; other
 // members ignored). AGX_TASK_INVALID otherwise: such traffic goes to the plain-message path.
 result<task_envelope> parse_task_envelope(std::string_view text);
 
-// --- States (A2A-aligned)
-
-enum class task_state { submitted, working, input_required, completed, failed, canceled };
+// --- States (A2A-aligned): task_state is declared above, with the status envelopes.
 
 // "submitted", "working", "input-required", "completed", "failed", "canceled".
 const char* task_state_name(task_state s);
