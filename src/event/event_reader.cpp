@@ -5,6 +5,14 @@
 #include <string>
 #include <vector>
 
+// The filter, template and tag-list readers run once per call, not per event of a feed: built
+// for size (clang's minsize) inside this -O3 file, where read_event is the hot path.
+#if defined(__clang__)
+#define NOSTR_COLD __attribute__((minsize))
+#else
+#define NOSTR_COLD
+#endif
+
 namespace nostr {
 namespace {
 
@@ -377,7 +385,7 @@ enum class top { object, not_object, bad_json };
 // cursor at each member's value (whitespace skipped, not at the end) and must consume it, returning
 // false on a syntax error. Later duplicates of a key are seen last, so the last one wins.
 template <class F>
-top read_object(std::string_view json, F&& member) {
+NOSTR_COLD top read_object(std::string_view json, F&& member) {
   cursor c{reinterpret_cast<const u8*>(json.data()), reinterpret_cast<const u8*>(json.data()) + json.size()};
   if (json.size() >= 3 && c.p[0] == 0xEF && c.p[1] == 0xBB && c.p[2] == 0xBF) c.p += 3;
   auto at_text_end = [&] {
@@ -419,7 +427,7 @@ top read_object(std::string_view json, F&& member) {
 }
 
 // An array of strings into out; `wrong` when the value is another shape (it is still validated).
-bool read_string_list(cursor& c, std::vector<std::string>& out, bool& wrong) {
+NOSTR_COLD bool read_string_list(cursor& c, std::vector<std::string>& out, bool& wrong) {
   out.clear();
   wrong = false;
   if (*c.p != '[') {
@@ -455,7 +463,7 @@ bool read_string_list(cursor& c, std::vector<std::string>& out, bool& wrong) {
 
 // An integer that fits int64 (a JSON integer, as nlohmann's number_integer or a number_unsigned up
 // to INT64_MAX); `wrong` for any other value.
-bool read_int64(cursor& c, std::int64_t& out, bool& wrong) {
+NOSTR_COLD bool read_int64(cursor& c, std::int64_t& out, bool& wrong) {
   if (*c.p == '-' || (*c.p >= '0' && *c.p <= '9')) {
     std::int64_t v = 0;
     auto k = read_number(c, v);
@@ -469,7 +477,7 @@ bool read_int64(cursor& c, std::int64_t& out, bool& wrong) {
 }
 
 // An array of such integers.
-bool read_int_list(cursor& c, std::vector<std::int64_t>& out, bool& wrong) {
+NOSTR_COLD bool read_int_list(cursor& c, std::vector<std::int64_t>& out, bool& wrong) {
   out.clear();
   wrong = false;
   if (*c.p != '[') {
@@ -502,7 +510,7 @@ bool read_int_list(cursor& c, std::vector<std::int64_t>& out, bool& wrong) {
 
 }  // namespace
 
-result<filter> read_filter(std::string_view json) {
+NOSTR_COLD result<filter> read_filter(std::string_view json) {
   // filter_from_json walks the members of nlohmann's std::map, i.e. in sorted key order, and
   // reports the first wrong one: every key's last value is kept, then checked in that order
   // ("#x" keys sort before the lowercase names).
@@ -563,7 +571,7 @@ result<filter> read_filter(std::string_view json) {
   return f;
 }
 
-result<event_template> read_template(std::string_view json) {
+NOSTR_COLD result<event_template> read_template(std::string_view json) {
   event_template t;
   bool kind = false, created_at = false, content = false, tags = false;
   const char* tags_err = nullptr;
@@ -599,7 +607,7 @@ result<event_template> read_template(std::string_view json) {
   return t;
 }
 
-result<tag_list> read_tag_list(std::string_view json) {
+NOSTR_COLD result<tag_list> read_tag_list(std::string_view json) {
   cursor c{reinterpret_cast<const u8*>(json.data()), reinterpret_cast<const u8*>(json.data()) + json.size()};
   if (json.size() >= 3 && c.p[0] == 0xEF && c.p[1] == 0xBB && c.p[2] == 0xBF) c.p += 3;
   c.ws();
