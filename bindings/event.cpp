@@ -25,7 +25,7 @@ int verify_scratch(std::size_t ser_len) {
   auto text = [&](std::size_t off, std::size_t n) { return as_chars(s + off, n); };
   if (!hex::is_lower_hex(text(0, 64), 32) || !hex::is_lower_hex(text(64, 64), 32) ||
       !hex::is_lower_hex(text(128, 128), 64))
-    return fail_code(make_error(errc::invalid_event, "id, pubkey and sig must be lowercase hex of 32, 32, 64 bytes"));
+    return fail_code(make_error(errc::invalid_event, "id, pubkey and sig must be lowercase hex of 32, 32 and 64 bytes"));
   (void)hex::decode_to(text(0, 64), claimed.data(), 32);
   (void)hex::decode_to(text(64, 64), pub.data(), 32);
   (void)hex::decode_to(text(128, 128), sig.data(), 64);
@@ -46,7 +46,7 @@ int sign_into_scratch(const crypto::keypair& kp, std::size_t ser_len) {
   std::memmove(ser, s, ser_len);
   hex::encode_to(kp.public_key().data(), 32, reinterpret_cast<char*>(ser + 4));
   bytes32 id = crypto::sha256(ser, ser_len);
-  bytes64 sig = kp.sign32(id, random32());
+  bytes64 sig = kp.sign32(id, aux_random32());
   std::memcpy(s, kp.public_key().data(), 32);
   std::memcpy(s + 32, id.data(), 32);
   std::memcpy(s + 64, sig.data(), 64);

@@ -8,7 +8,6 @@
 #include <cmath>
 #include <cstring>
 
-#include "event/event_json.hpp"
 #include "event/event_reader.hpp"
 #include "keys.hpp"
 #include "nips/nip44.hpp"
@@ -24,49 +23,20 @@ namespace {
 // kWrapRandom in wrap_inputs.hpp).
 constexpr std::size_t kSealRandom = 72;
 
-std::int64_t get_int(const nlohmann::json& j, const char* key, bool& ok) {
-  auto it = j.find(key);
-  if (it == j.end() || !(it->is_number_integer() || it->is_number_unsigned())) {
-    ok = false;
-    return 0;
-  }
-  if (it->is_number_unsigned() && it->get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX)) {
-    ok = false;
-    return 0;
-  }
-  return it->get<std::int64_t>();
-}
-
 // JSON text that JS wrote at the start of the scratch buffer.
 std::string_view scratch_text(std::size_t len) { return as_chars(scratch(len), len); }
 
-// {kind, created_at, tags, content} as JSON (JS has checked the field types already).
-result<event_template> template_from_json(std::string_view text) {
-  auto j = parse_json(text);
-  if (j.is_discarded() || !j.is_object()) return make_error(errc::invalid_event, "template must be a JSON object");
-  event_template t;
-  bool ok = true;
-  t.kind = get_int(j, "kind", ok);
-  t.created_at = get_int(j, "created_at", ok);
-  auto content = j.find("content");
-  auto tags = j.find("tags");
-  if (!ok || content == j.end() || !content->is_string() || tags == j.end())
-    return make_error(errc::invalid_event, "template needs kind, created_at, tags and content");
-  auto tl = tags_from_json(*tags);
-  if (!tl) return tl.err();
-  t.tags = std::move(*tl);
-  t.content = content->get_ref<const std::string&>();
-  if (t.kind < 0 || t.kind > 65535 || t.created_at < 0)
-    return make_error(errc::invalid_event, "kind or created_at out of range");
-  return t;
-}
+// {kind, created_at, tags, content} as JSON (JS has checked the field types already), read without
+// a JSON tree (event_reader.cpp: same codes and messages as the nlohmann version it replaced).
+result<event_template> template_from_json(std::string_view text) { return read_template(text); }
 
 result<tag_list> extra_tags_from_json(const std::string& text) {
   if (text.empty()) return tag_list{};
-  auto j = parse_json(text);
-  if (j.is_discarded()) return make_error(errc::invalid_argument, "extra tags are not JSON");
-  auto tl = tags_from_json(j);
-  if (!tl) return make_error(errc::invalid_argument, "extra tags must be an array of arrays of strings");
+  auto tl = read_tag_list(text);
+  if (!tl) {
+    if (tl.err().code == errc::invalid_json) return make_error(errc::invalid_argument, "extra tags are not JSON");
+    return make_error(errc::invalid_argument, "extra tags must be an array of arrays of strings");
+  }
   return tl;
 }
 

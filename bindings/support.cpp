@@ -71,6 +71,25 @@ bytes32 random32() {
   return b;
 }
 
+// BIP-340 auxiliary randomness for signatures, drawn from a pool refilled 1 KiB at a time: one
+// crypto.getRandomValues call costs about as much as hashing the event, and a signature needs only
+// 32 fresh bytes. Each draw is wiped from the pool as it is handed out. Only aux randomness comes
+// from here (it hardens the nonce against side channels; the nonce stays a hash of the secret key
+// and the message); secret keys and everything else keep calling random32().
+bytes32 aux_random32() {
+  static std::uint8_t pool[1024];
+  static std::size_t used = sizeof pool;
+  if (used == sizeof pool) {
+    random_fill(pool, sizeof pool);
+    used = 0;
+  }
+  bytes32 b{};
+  std::memcpy(b.data(), pool + used, 32);
+  secure_zero(pool + used, 32);
+  used += 32;
+  return b;
+}
+
 secret32 take_secret() {
   secret32 sk;
   std::memcpy(sk.data(), g_secret_slot, 32);

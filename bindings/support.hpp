@@ -33,6 +33,8 @@ bool read32(const std::string& in, bytes32& out);
 // Fresh random bytes from the platform CSPRNG: one crypto.getRandomValues call per 64 KiB
 // (Emscripten 3.1.6's getentropy() makes one JS call per byte).
 bytes32 random32();
+// 32 bytes of BIP-340 aux randomness from a pooled CSPRNG draw (support.cpp).
+bytes32 aux_random32();
 void random_fill(std::uint8_t* p, std::size_t n);
 
 // Secret keys cross into wasm through one fixed 32-byte slot, never as an Embind std::string

@@ -82,6 +82,19 @@ export function writeScratch(text, offset = 0) {
   return encoder.encodeInto(text, view).written;
 }
 
+/**
+ * Writes `head` as UTF-8 at the start of the scratch buffer and `text` at `offset` (one buffer
+ * lookup for both); returns the byte length of `text`. `head` must fit in `offset` bytes when
+ * ASCII; longer UTF-8 is cut off by `text`.
+ */
+export function writeScratchPair(head, offset, text) {
+  const max = offset + text.length * 3;
+  const ptr = instance.scratch(max + head.length * 3);
+  const heap = instance.HEAPU8;
+  encoder.encodeInto(head, heap.subarray(ptr, ptr + head.length * 3));
+  return encoder.encodeInto(text, heap.subarray(ptr + offset, ptr + max)).written;
+}
+
 export function scratchBytes(offset, length) {
   const ptr = instance.scratch(offset + length);
   return instance.HEAPU8.subarray(ptr + offset, ptr + offset + length);

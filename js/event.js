@@ -1,5 +1,5 @@
 // NIP-01 events on plain objects, interchangeable with nostr-tools' NostrEvent.
-import { core, check, checked, putSecret, writeScratch, scratchBytes } from './core.js';
+import { core, check, checked, putSecret, writeScratch, writeScratchPair, scratchBytes } from './core.js';
 import { NostrError } from './errors.js';
 import { bytesToHex, isHex32, isHex64 } from './hex.js';
 
@@ -89,19 +89,28 @@ export function signWithHandle(t, handle) {
   return signWith(t, (len) => core().keySignScratch(handle, len));
 }
 
+const HEX_FIELDS = 'id, pubkey and sig must be lowercase hex of 32, 32 and 64 bytes';
+
 /** Result of a full verification: undefined when valid, else the NostrError. */
 export function verifyEventError(evt) {
   if (evt === null || typeof evt !== 'object')
     return new NostrError('INVALID_EVENT', 'event must be an object');
-  if (!isHex32(evt.id) || !isHex32(evt.pubkey) || !isHex64(evt.sig))
-    return new NostrError('INVALID_EVENT', 'id, pubkey and sig must be lowercase hex of 32, 32 and 64 bytes');
-  if (!isKind(evt.kind) || !isTimestamp(evt.created_at) || !isTags(evt.tags) || typeof evt.content !== 'string')
+  const { id, pubkey, sig } = evt;
+  // Lengths here; the hex digits themselves are checked by the core (verifyScratch), which reports
+  // the same error. Only when another field is wrong too are they checked here, so that the hex
+  // error still comes first.
+  if (typeof id !== 'string' || id.length !== 64 || typeof pubkey !== 'string' || pubkey.length !== 64 ||
+      typeof sig !== 'string' || sig.length !== 128)
+    return new NostrError('INVALID_EVENT', HEX_FIELDS);
+  if (!isKind(evt.kind) || !isTimestamp(evt.created_at) || !isTags(evt.tags) || typeof evt.content !== 'string') {
+    if (!isHex32(id) || !isHex32(pubkey) || !isHex64(sig)) return new NostrError('INVALID_EVENT', HEX_FIELDS);
     return new NostrError('INVALID_EVENT', 'kind, created_at, tags or content has the wrong type');
-  const ser = JSON.stringify([0, evt.pubkey, evt.created_at, evt.kind, evt.tags, evt.content]);
+  }
+  const ser = JSON.stringify([0, pubkey, evt.created_at, evt.kind, evt.tags, evt.content]);
   const c = core();
-  const head = evt.id + evt.pubkey + evt.sig; // 256 ASCII bytes
-  writeScratch(head, 0);
-  const len = writeScratch(ser, 256);
+  // [0,256): id, pubkey, sig (256 bytes when ASCII; a non-ASCII character fails the core's hex
+  // check within them), [256, 256 + len): the serialization.
+  const len = writeScratchPair(id + pubkey + sig, 256, ser);
   const code = c.verifyScratch(len);
   if (code === 0) return undefined;
   const { code: name, message } = c.lastError();

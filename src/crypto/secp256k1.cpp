@@ -134,23 +134,37 @@ namespace {
 
 // Parsed x-only keys of recent authors. Parsing lifts x to a point (a field square root, about a
 // sixth of a verification); a feed has few authors, so most verifications skip it. Public data
-// only; direct-mapped on key bytes (keys are uniformly random x coordinates, so that is a hash).
+// only. 128 sets of two ways (the least recently used one is replaced), indexed by key bytes (keys
+// are uniformly random x coordinates, so that is a hash): two authors that share a set no longer
+// evict each other on every event, as they did in a direct-mapped table.
 struct parsed_key {
   bytes32 key{};
   secp256k1_xonly_pubkey point{};
   bool used = false;
 };
-parsed_key g_parsed_keys[64];
+struct parsed_key_set {
+  parsed_key way[2];
+  unsigned recent = 0;  // the way used last
+};
+parsed_key_set g_parsed_keys[128];
 
 const secp256k1_xonly_pubkey* parse_xonly_cached(const bytes32& pub) {
-  parsed_key& slot = g_parsed_keys[(pub[0] ^ pub[31]) & 63];
-  if (slot.used && slot.key == pub) return &slot.point;
+  parsed_key_set& set = g_parsed_keys[(pub[0] ^ pub[31]) & 127];
+  for (unsigned w = 0; w < 2; ++w) {
+    if (set.way[w].used && set.way[w].key == pub) {
+      set.recent = w;
+      return &set.way[w].point;
+    }
+  }
+  unsigned victim = set.recent ^ 1u;
+  parsed_key& slot = set.way[victim];
   if (secp256k1_xonly_pubkey_parse(ctx(), &slot.point, pub.data()) != 1) {
     slot.used = false;
     return nullptr;
   }
   slot.key = pub;
   slot.used = true;
+  set.recent = victim;
   return &slot.point;
 }
 

@@ -1,9 +1,17 @@
 #include "event/event_reader.hpp"
 
-#include <cmath>
 #include <cstdint>
-#include <cstdlib>
+#include <map>
 #include <string>
+#include <vector>
+
+// The filter, template and tag-list readers run once per call, not per event of a feed: built
+// for size (clang's minsize) inside this -O3 file, where read_event is the hot path.
+#if defined(__clang__)
+#define NOSTR_COLD __attribute__((minsize))
+#else
+#define NOSTR_COLD
+#endif
 
 namespace nostr {
 namespace {
@@ -131,6 +139,70 @@ bool read_string(cursor& c, std::string* out) {
 
 enum class number_kind { invalid, int64, other };
 
+// Whether strtod (correctly rounded, to nearest even) turns the JSON number token [p, e) into
+// infinity: exactly when its magnitude is at least 2^1024 - 2^970, the midpoint between DBL_MAX
+// and 2^1024 (a tie rounds to the even 2^1024). Decided on the decimal digits, without strtod and
+// the float-parsing code it brings into the wasm module.
+bool overflows_double(const u8* p, const u8* e) {
+  // 2^1024 - 2^970: 309 digits, so the value is 0.kLimit x 10^309.
+  static constexpr char kLimit[] =
+      "179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207"
+      "096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764"
+      "475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177"
+      "904174497792";
+  static_assert(sizeof kLimit - 1 == 309, "2^1024 - 2^970 has 309 digits");
+  if (p < e && *p == '-') ++p;
+  const u8* int_begin = p;
+  while (p < e && *p >= '0' && *p <= '9') ++p;
+  const u8* int_end = p;
+  const u8* frac_begin = p;
+  const u8* frac_end = p;
+  if (p < e && *p == '.') {
+    frac_begin = ++p;
+    while (p < e && *p >= '0' && *p <= '9') ++p;
+    frac_end = p;
+  }
+  std::int64_t exp = 0;
+  if (p < e && (*p == 'e' || *p == 'E')) {
+    ++p;
+    bool neg = false;
+    if (p < e && (*p == '+' || *p == '-')) neg = *p++ == '-';
+    for (; p < e && *p >= '0' && *p <= '9'; ++p)
+      if (exp < 1000000000) exp = exp * 10 + (*p - '0');  // saturates far beyond any decision
+    if (neg) exp = -exp;
+  }
+  // The significant digits: from the first nonzero one, through the integer then the fraction.
+  std::string digits;
+  std::int64_t point = 0;  // the value is 0.digits x 10^(point + exp)
+  for (const u8* q = int_begin; q < int_end; ++q) {
+    if (digits.empty() && *q == '0') continue;
+    digits.push_back(static_cast<char>(*q));
+    if (digits.size() > sizeof kLimit) break;  // enough to decide; the count goes on below
+  }
+  if (!digits.empty()) {
+    point = static_cast<std::int64_t>(int_end - int_begin);
+    for (const u8* q = int_begin; q < int_end && *q == '0'; ++q) --point;
+  }
+  for (const u8* q = frac_begin; q < frac_end && digits.size() <= sizeof kLimit; ++q) {
+    if (digits.empty()) {
+      if (*q == '0') {
+        --point;
+        continue;
+      }
+    }
+    digits.push_back(static_cast<char>(*q));
+  }
+  if (digits.empty()) return false;  // zero
+  std::int64_t magnitude = point + exp;
+  if (magnitude != 309) return magnitude > 309;
+  for (std::size_t i = 0; i < digits.size() || i < sizeof kLimit - 1; ++i) {
+    char d = i < digits.size() ? digits[i] : '0';
+    char l = i < sizeof kLimit - 1 ? kLimit[i] : '0';
+    if (d != l) return d > l;
+  }
+  return true;  // exactly the midpoint
+}
+
 // A JSON number; `v` is set when it is an integer that fits int64 (what parse_event's integer
 // fields accept: nlohmann's number_integer, or number_unsigned up to INT64_MAX).
 number_kind read_number(cursor& c, std::int64_t& v) {
@@ -168,8 +240,7 @@ number_kind read_number(cursor& c, std::int64_t& v) {
   }
   if (!integer || overflow) {
     // nlohmann reads these as doubles and rejects the ones that overflow to infinity.
-    std::string token(reinterpret_cast<const char*>(start), static_cast<std::size_t>(c.p - start));
-    return std::isfinite(std::strtod(token.c_str(), nullptr)) ? number_kind::other : number_kind::invalid;
+    return overflows_double(start, c.p) ? number_kind::invalid : number_kind::other;
   }
   if (neg) {
     if (mag > static_cast<std::uint64_t>(INT64_MAX) + 1) return number_kind::other;
@@ -307,7 +378,247 @@ bool read_tags(cursor& c, tag_list& tags, const char*& err) {
 
 error json_error() { return make_error(errc::invalid_json, "event is not valid JSON"); }
 
+enum class top { object, not_object, bad_json };
+
+// One JSON text that should be an object, with parse_json's framing (a leading byte order mark is
+// skipped, a NUL byte where a token may start ends the input). member(key) is called with the
+// cursor at each member's value (whitespace skipped, not at the end) and must consume it, returning
+// false on a syntax error. Later duplicates of a key are seen last, so the last one wins.
+template <class F>
+NOSTR_COLD top read_object(std::string_view json, F&& member) {
+  cursor c{reinterpret_cast<const u8*>(json.data()), reinterpret_cast<const u8*>(json.data()) + json.size()};
+  if (json.size() >= 3 && c.p[0] == 0xEF && c.p[1] == 0xBB && c.p[2] == 0xBF) c.p += 3;
+  auto at_text_end = [&] {
+    c.ws();
+    return c.at_end() || *c.p == 0;
+  };
+  c.ws();
+  if (c.at_end()) return top::bad_json;
+  if (*c.p != '{') {
+    if (!skip_value(c) || !at_text_end()) return top::bad_json;
+    return top::not_object;
+  }
+  ++c.p;
+  c.ws();
+  if (c.p < c.e && *c.p == '}') {
+    ++c.p;
+  } else {
+    std::string key;
+    for (;;) {
+      c.ws();
+      key.clear();
+      if (!read_string(c, &key)) return top::bad_json;
+      c.ws();
+      if (c.at_end() || *c.p++ != ':') return top::bad_json;
+      c.ws();
+      if (c.at_end()) return top::bad_json;
+      if (!member(c, key)) return top::bad_json;
+      c.ws();
+      if (c.at_end()) return top::bad_json;
+      if (*c.p == ',') {
+        ++c.p;
+        continue;
+      }
+      if (*c.p++ != '}') return top::bad_json;
+      break;
+    }
+  }
+  return at_text_end() ? top::object : top::bad_json;
+}
+
+// An array of strings into out; `wrong` when the value is another shape (it is still validated).
+NOSTR_COLD bool read_string_list(cursor& c, std::vector<std::string>& out, bool& wrong) {
+  out.clear();
+  wrong = false;
+  if (*c.p != '[') {
+    wrong = true;
+    return skip_value(c);
+  }
+  ++c.p;
+  c.ws();
+  if (c.p < c.e && *c.p == ']') {
+    ++c.p;
+    return true;
+  }
+  for (;;) {
+    c.ws();
+    if (c.at_end()) return false;
+    if (*c.p == '"' && !wrong) {
+      std::string v;
+      if (!read_string(c, &v)) return false;
+      out.push_back(std::move(v));
+    } else {
+      wrong = true;
+      if (!skip_value(c)) return false;
+    }
+    c.ws();
+    if (c.at_end()) return false;
+    if (*c.p == ',') {
+      ++c.p;
+      continue;
+    }
+    return *c.p++ == ']';
+  }
+}
+
+// An integer that fits int64 (a JSON integer, as nlohmann's number_integer or a number_unsigned up
+// to INT64_MAX); `wrong` for any other value.
+NOSTR_COLD bool read_int64(cursor& c, std::int64_t& out, bool& wrong) {
+  if (*c.p == '-' || (*c.p >= '0' && *c.p <= '9')) {
+    std::int64_t v = 0;
+    auto k = read_number(c, v);
+    if (k == number_kind::invalid) return false;
+    wrong = k != number_kind::int64;
+    if (!wrong) out = v;
+    return true;
+  }
+  wrong = true;
+  return skip_value(c);
+}
+
+// An array of such integers.
+NOSTR_COLD bool read_int_list(cursor& c, std::vector<std::int64_t>& out, bool& wrong) {
+  out.clear();
+  wrong = false;
+  if (*c.p != '[') {
+    wrong = true;
+    return skip_value(c);
+  }
+  ++c.p;
+  c.ws();
+  if (c.p < c.e && *c.p == ']') {
+    ++c.p;
+    return true;
+  }
+  for (;;) {
+    c.ws();
+    if (c.at_end()) return false;
+    std::int64_t v = 0;
+    bool bad = false;
+    if (!read_int64(c, v, bad)) return false;
+    if (bad) wrong = true;
+    else if (!wrong) out.push_back(v);
+    c.ws();
+    if (c.at_end()) return false;
+    if (*c.p == ',') {
+      ++c.p;
+      continue;
+    }
+    return *c.p++ == ']';
+  }
+}
+
 }  // namespace
+
+NOSTR_COLD result<filter> read_filter(std::string_view json) {
+  // filter_from_json walks the members of nlohmann's std::map, i.e. in sorted key order, and
+  // reports the first wrong one: every key's last value is kept, then checked in that order
+  // ("#x" keys sort before the lowercase names).
+  struct strings {
+    bool present = false, wrong = false;
+    std::vector<std::string> v;
+  };
+  struct integer {
+    bool present = false, wrong = false;
+    std::int64_t v = 0;
+  };
+  strings ids, authors;
+  bool kinds_present = false, kinds_wrong = false;
+  std::vector<std::int64_t> kinds;
+  integer since, until, limit;
+  std::map<std::string, strings> tags;
+  auto r = read_object(json, [&](cursor& c, const std::string& key) {
+    if (key == "ids" || key == "authors") {
+      strings& s = key == "ids" ? ids : authors;
+      s.present = true;
+      return read_string_list(c, s.v, s.wrong);
+    }
+    if (key == "kinds") {
+      kinds_present = true;
+      return read_int_list(c, kinds, kinds_wrong);
+    }
+    if (key == "since" || key == "until" || key == "limit") {
+      integer& n = key == "since" ? since : key == "until" ? until : limit;
+      n.present = true;
+      return read_int64(c, n.v, n.wrong);
+    }
+    if (key.size() == 2 && key[0] == '#') {
+      strings& s = tags[key];
+      s.present = true;
+      return read_string_list(c, s.v, s.wrong);
+    }
+    return skip_value(c);
+  });
+  if (r == top::bad_json) return make_error(errc::invalid_json, "filter is not valid JSON");
+  if (r == top::not_object) return make_error(errc::invalid_filter, "filter must be a JSON object");
+  filter f;
+  for (auto& [key, s] : tags) {
+    if (s.wrong) return make_error(errc::invalid_filter, key + " must be an array of strings");
+    f.tags[key.substr(1)] = std::move(s.v);
+  }
+  if (authors.wrong) return make_error(errc::invalid_filter, "authors must be an array of strings");
+  if (authors.present) f.authors = std::move(authors.v);
+  if (ids.wrong) return make_error(errc::invalid_filter, "ids must be an array of strings");
+  if (ids.present) f.ids = std::move(ids.v);
+  if (kinds_wrong) return make_error(errc::invalid_filter, "kinds must be an array of integers");
+  if (kinds_present) f.kinds = std::move(kinds);
+  if (limit.wrong) return make_error(errc::invalid_filter, "limit must be an integer");
+  if (limit.present) f.limit = limit.v;
+  if (since.wrong) return make_error(errc::invalid_filter, "since must be an integer");
+  if (since.present) f.since = since.v;
+  if (until.wrong) return make_error(errc::invalid_filter, "until must be an integer");
+  if (until.present) f.until = until.v;
+  return f;
+}
+
+NOSTR_COLD result<event_template> read_template(std::string_view json) {
+  event_template t;
+  bool kind = false, created_at = false, content = false, tags = false;
+  const char* tags_err = nullptr;
+  auto r = read_object(json, [&](cursor& c, const std::string& key) {
+    if (key == "kind" || key == "created_at") {
+      bool& state = key == "kind" ? kind : created_at;
+      bool wrong = false;
+      if (!read_int64(c, key == "kind" ? t.kind : t.created_at, wrong)) return false;
+      state = !wrong;
+      return true;
+    }
+    if (key == "content") {
+      if (*c.p != '"') {
+        content = false;
+        return skip_value(c);
+      }
+      t.content.clear();
+      content = read_string(c, &t.content);
+      return content;
+    }
+    if (key == "tags") {
+      tags = true;
+      return read_tags(c, t.tags, tags_err);
+    }
+    return skip_value(c);
+  });
+  if (r != top::object) return make_error(errc::invalid_event, "template must be a JSON object");
+  if (!kind || !created_at || !content || !tags)
+    return make_error(errc::invalid_event, "template needs kind, created_at, tags and content");
+  if (tags_err) return make_error(errc::invalid_event, tags_err);
+  if (t.kind < 0 || t.kind > 65535 || t.created_at < 0)
+    return make_error(errc::invalid_event, "kind or created_at out of range");
+  return t;
+}
+
+NOSTR_COLD result<tag_list> read_tag_list(std::string_view json) {
+  cursor c{reinterpret_cast<const u8*>(json.data()), reinterpret_cast<const u8*>(json.data()) + json.size()};
+  if (json.size() >= 3 && c.p[0] == 0xEF && c.p[1] == 0xBB && c.p[2] == 0xBF) c.p += 3;
+  c.ws();
+  tag_list tags;
+  const char* err = nullptr;
+  if (c.at_end() || !read_tags(c, tags, err)) return json_error();
+  c.ws();
+  if (!c.at_end() && *c.p != 0) return json_error();
+  if (err) return make_error(errc::invalid_event, err);
+  return tags;
+}
 
 result<event> read_event(std::string_view json, bool require_sig) {
   cursor c{reinterpret_cast<const u8*>(json.data()), reinterpret_cast<const u8*>(json.data()) + json.size()};

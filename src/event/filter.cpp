@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "event/event_json.hpp"
+#include "event/event_reader.hpp"
 
 namespace nostr {
 
@@ -83,11 +84,9 @@ result<filter> filter_from_json(const nlohmann::json& j) {
   return f;
 }
 
-result<filter> parse_filter(std::string_view json) {
-  auto j = parse_json(json);
-  if (j.is_discarded()) return make_error(errc::invalid_json, "filter is not valid JSON");
-  return filter_from_json(j);
-}
+// The DOM-free reader (event_reader.cpp): the same acceptance, codes and messages as
+// filter_from_json(parse_json(json)), without building a JSON tree.
+result<filter> parse_filter(std::string_view json) { return read_filter(json); }
 
 static void append_list(std::string& out, const std::vector<std::string>& v) {
   out.push_back('[');

@@ -171,3 +171,168 @@ TEST(event_reader_test, unsigned_events_need_no_sig) {
   EXPECT_EQ(read_event(no_sig.substr(0, no_sig.size() - 1) + ",\"sig\":[1,}", false).code(), errc::invalid_json);
   EXPECT_EQ(read_event("{\"pubkey\":\"" + kPk + "\"}", false).err().detail, "id missing or not a string");
 }
+
+// --- read_filter, read_template, read_tag_list against the nlohmann versions they replaced.
+#include "event/event_json.hpp"
+#include "event/filter.hpp"
+
+namespace {
+
+void expect_same_filter(const std::string& text) {
+  auto j = parse_json(text);
+  result<filter> a = j.is_discarded() ? result<filter>(make_error(errc::invalid_json, "filter is not valid JSON"))
+                                      : filter_from_json(j);
+  auto b = read_filter(text);
+  ASSERT_EQ(a.code(), b.code()) << "input: " << text << "\nnlohmann: " << (a.ok() ? "ok" : a.err().detail)
+                                << "\nread_filter: " << (b.ok() ? "ok" : b.err().detail);
+  if (a.ok()) EXPECT_EQ(to_json(*a), to_json(*b)) << text;
+  else EXPECT_EQ(a.err().detail, b.err().detail) << text;
+}
+
+// The template reader the NIP-59 bindings used before read_template (nlohmann DOM).
+result<event_template> template_reference(const std::string& text) {
+  auto j = parse_json(text);
+  if (j.is_discarded() || !j.is_object()) return make_error(errc::invalid_event, "template must be a JSON object");
+  auto get_int = [&](const char* key, bool& ok) -> std::int64_t {
+    auto it = j.find(key);
+    if (it == j.end() || !(it->is_number_integer() || it->is_number_unsigned()) ||
+        (it->is_number_unsigned() && it->get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))) {
+      ok = false;
+      return 0;
+    }
+    return it->get<std::int64_t>();
+  };
+  event_template t;
+  bool ok = true;
+  t.kind = get_int("kind", ok);
+  t.created_at = get_int("created_at", ok);
+  auto content = j.find("content");
+  auto tags = j.find("tags");
+  if (!ok || content == j.end() || !content->is_string() || tags == j.end())
+    return make_error(errc::invalid_event, "template needs kind, created_at, tags and content");
+  auto tl = tags_from_json(*tags);
+  if (!tl) return tl.err();
+  t.tags = std::move(*tl);
+  t.content = content->get_ref<const std::string&>();
+  if (t.kind < 0 || t.kind > 65535 || t.created_at < 0)
+    return make_error(errc::invalid_event, "kind or created_at out of range");
+  return t;
+}
+
+void expect_same_template(const std::string& text) {
+  auto a = template_reference(text);
+  auto b = read_template(text);
+  ASSERT_EQ(a.code(), b.code()) << "input: " << text << "\nnlohmann: " << (a.ok() ? "ok" : a.err().detail)
+                                << "\nread_template: " << (b.ok() ? "ok" : b.err().detail);
+  if (a.ok()) {
+    EXPECT_EQ(a->kind, b->kind) << text;
+    EXPECT_EQ(a->created_at, b->created_at) << text;
+    EXPECT_EQ(a->tags, b->tags) << text;
+    EXPECT_EQ(a->content, b->content) << text;
+  } else {
+    EXPECT_EQ(a.err().detail, b.err().detail) << text;
+  }
+}
+
+void expect_same_tag_list(const std::string& text) {
+  auto j = parse_json(text);
+  result<tag_list> a = j.is_discarded() ? result<tag_list>(make_error(errc::invalid_json, "event is not valid JSON"))
+                                        : tags_from_json(j);
+  auto b = read_tag_list(text);
+  ASSERT_EQ(a.code(), b.code()) << "input: " << text;
+  if (a.ok()) EXPECT_EQ(*a, *b) << text;
+  else EXPECT_EQ(a.err().detail, b.err().detail) << text;
+}
+
+// Mutates the seeds; check(s) compares the two readers and returns whether the input was accepted.
+// Both outcomes must occur often.
+template <class F>
+void mutate(const std::vector<std::string>& seeds, int rounds, std::uint64_t seed, F&& check) {
+  int accepted = 0, rejected = 0;
+  const std::string alphabet = "{}[]:,\"\\ \n0123456789-+.eE#aeiknpstrufl\x01\xc3\xa9\xed\xa0\xef\xbb\xbf";
+  rng r{seed};
+  for (int i = 0; i < rounds; ++i) {
+    std::string s = seeds[r.below(seeds.size())];
+    int edits = 1 + static_cast<int>(r.below(3));
+    for (int k = 0; k < edits && !s.empty(); ++k) {
+      std::size_t at = r.below(s.size());
+      switch (r.below(4)) {
+        case 0: s.erase(at, 1 + r.below(3)); break;
+        case 1: s.insert(at, 1, alphabet[r.below(alphabet.size())]); break;
+        case 2: s[at] = alphabet[r.below(alphabet.size())]; break;
+        default: s.insert(at, s.substr(r.below(s.size()), r.below(8))); break;
+      }
+    }
+    (check(s) ? accepted : rejected)++;
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+  EXPECT_GT(accepted, rounds / 20);
+  EXPECT_GT(rejected, rounds / 20);
+}
+
+}  // namespace
+
+TEST(event_reader_test, read_filter_agrees_with_filter_from_json) {
+  const std::vector<std::string> cases = {
+      "{}", "[]", "1", "", "{", "{\"kinds\":[1,2]}", "{\"ids\":[\"a\"],\"authors\":[\"b\",\"c\"],\"#e\":[\"x\"],\"#p\":[]}",
+      "{\"since\":1,\"until\":2,\"limit\":3}", "{\"since\":1.5}", "{\"limit\":-1}", "{\"until\":18446744073709551615}",
+      "{\"kinds\":\"x\",\"authors\":5}", "{\"#e\":5,\"authors\":5}", "{\"#z\":[1],\"#a\":[2]}", "{\"kinds\":[1,\"2\"]}",
+      "{\"kinds\":[1.0]}", "{\"kinds\":[1e999]}", "{\"kinds\":\"x\",\"kinds\":[1]}", "{\"kinds\":[1],\"kinds\":\"x\"}",
+      "{\"#ee\":5,\"#\":5,\"x\":[1,{}],\"ids\":[]}", "{\"#\\u0000\":[\"a\"]}", "\xef\xbb\xbf{\"ids\":[\"a\"]}",
+      std::string("{\"ids\":[\"a\"]}\0garbage", 21), "{\"ids\":[\"a\"]} x", "{\"ids\":[\"a\",]}", "{\"ids\":[\"\\ud800\"]}",
+      "{\"until\":1,\"since\":\"x\",\"limit\":[]}", "{\"authors\":null,\"ids\":null}"};
+  for (const auto& c : cases) expect_same_filter(c);
+  mutate({"{\"ids\":[\"ab\",\"cd\"],\"authors\":[\"ef\"],\"kinds\":[1,7,30023],\"#e\":[\"x\",\"y\"],\"#t\":[\"nostr\"],"
+          "\"since\":1700000000,\"until\":1800000000,\"limit\":10,\"search\":\"q\"}",
+          "{\"kinds\":[1],\"#p\":[\"\\u00e9\"],\"x\":{\"a\":[1.5e3,null,true]}}"},
+         20000, 0x1234567887654321ull, [](const std::string& s) { expect_same_filter(s); return read_filter(s).ok(); });
+}
+
+TEST(event_reader_test, read_template_and_tag_list_agree_with_nlohmann) {
+  const std::vector<std::string> cases = {
+      "{\"kind\":14,\"created_at\":1,\"tags\":[[\"p\",\"x\"]],\"content\":\"hi\"}",
+      "{\"kind\":14,\"created_at\":1,\"tags\":[],\"content\":\"hi\",\"pubkey\":5}",
+      "{\"kind\":70000,\"created_at\":1,\"tags\":[],\"content\":\"\"}",
+      "{\"kind\":1,\"created_at\":-1,\"tags\":[],\"content\":\"\"}",
+      "{\"kind\":1,\"created_at\":1,\"tags\":5,\"content\":\"\"}",
+      "{\"kind\":1,\"created_at\":1,\"tags\":[5],\"content\":\"\"}",
+      "{\"kind\":1,\"created_at\":1,\"tags\":[[5]],\"content\":\"\"}",
+      "{\"kind\":1,\"created_at\":1,\"tags\":[[5]],\"content\":5}",
+      "{\"kind\":1.5,\"created_at\":1,\"tags\":[],\"content\":\"\"}",
+      "{\"kind\":1,\"created_at\":1,\"content\":\"\"}",
+      "{\"kind\":1,\"created_at\":1,\"tags\":[],\"content\":\"\",\"kind\":\"x\"}",
+      "{\"kind\":\"x\",\"created_at\":1,\"tags\":[],\"content\":\"\",\"kind\":2}",
+      "{\"kind\":1,\"created_at\":1,\"tags\":[5],\"tags\":[],\"content\":\"\"}",
+      "{\"kind\":1,\"created_at\":1,\"tags\":[],\"content\":\"\"",
+      "[1]", "", "nope"};
+  for (const auto& c : cases) expect_same_template(c);
+  mutate({cases[0], "{\"kind\":1059,\"created_at\":1703015180,\"tags\":[[\"e\",\"a\",\"\",\"reply\"],[\"p\",\"\\u00e9\"]],"
+                    "\"content\":\"\\ud83d\\udc9c\",\"extra\":[1,{\"a\":null}]}"},
+         20000, 0x0f0f0f0f12345678ull, [](const std::string& s) { expect_same_template(s); return read_template(s).ok(); });
+
+  const std::vector<std::string> tag_cases = {"[]", "[[]]", "[[\"a\",\"b\"],[\"c\"]]", "[1]", "[[1]]", "{}", "\"x\"",
+                                              "[[\"a\"],5,[1]]", "[[\"a\"]", "", "\xef\xbb\xbf[]", "[] 1", std::string("[]\0x", 4)};
+  for (const auto& c : tag_cases) expect_same_tag_list(c);
+  mutate({"[[\"e\",\"x\",\"\",\"reply\"],[\"p\",\"\\u00e9\"],[\"t\"]]"}, 10000, 0x5555aaaa5555aaaaull,
+         [](const std::string& s) { expect_same_tag_list(s); return read_tag_list(s).ok(); });
+}
+
+TEST(event_reader_test, double_overflow_boundary_matches_strtod) {
+  const std::string limit =
+      "179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207"
+      "096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764"
+      "475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177"
+      "904174497792";
+  std::string below = limit;
+  below.back() = '1';
+  const std::vector<std::string> numbers = {
+      "1.7976931348623157e308", "1.7976931348623158e308", "1.7976931348623159e308", "1.797693134862316e308",
+      limit, below, limit + ".0", below + ".99999999", "-" + limit, limit + "e0", "0." + limit + "e309",
+      "0." + below + "e309", "0.0" + limit + "e310", "1" + limit.substr(1) + "0", limit + "e-1", "10e308", "0.1e310",
+      "0.1e309", "0e99999", "0.000e99999999999999999999", "1e99999999999999999999", "1e-99999999999999999999",
+      "0.0001e312", "0.0001e313", "-0.0", "1e0309", "17976931348623158e292", "17976931348623159e292"};
+  for (const auto& n : numbers) {
+    expect_same("{\"id\":\"\",\"pubkey\":\"\",\"created_at\":" + n + ",\"kind\":1,\"tags\":[],\"content\":\"\",\"sig\":\"\"}");
+    expect_same_filter("{\"since\":" + n + "}");
+  }
+}
