@@ -119,6 +119,33 @@ describe('NIP-XX faults over a real dev relay', () => {
     });
   }
 
+  it('gift wraps dated back (NIP-59) that arrive while a subscriber is away are delivered after its resubscribe', { timeout: 60_000 }, async () => {
+    // Regression: the pool resubscribed from the newest created_at seen minus 60 s, which skips
+    // every wrap dated further back (NIP-59 dates wraps at random up to two days back).
+    const sk = nostr.generateSecretKey();
+    const to = nostr.getPublicKey(nostr.generateSecretKey());
+    const now = Math.floor(Date.now() / 1000);
+    const wrap = (ago, content) => nostr.finalizeEvent({ kind: 1059, created_at: now - ago, tags: [['p', to]], content }, sk);
+    const subscriber = newPool({ reconnect: { initialDelay: 1500, maxDelay: 1500, jitter: 0 } });
+    const publisher = newPool();
+    const got = new Map();
+    const sub = subscriber.subscribe([{ kinds: [1059], '#p': [to], since: now - 3 * 86400 }], { onevent: (e) => got.set(e.content, (got.get(e.content) ?? 0) + 1) });
+    try {
+      assert.equal((await publisher.publish(wrap(10, 'recent')))[0].status, 'accepted');
+      await until(() => got.has('recent'), 'the first wrap');
+      await relay.stop();
+      await relay.restart();
+      // The subscriber is still backing off: these are stored, dated back like real wraps.
+      for (const [ago, name] of [[86_400, 'a day back'], [7200, 'two hours back'], [5, 'now']])
+        assert.equal((await publisher.publish(wrap(ago, name)))[0].status, 'accepted');
+      await until(() => got.size === 4, `every wrap (${[...got.keys()]})`);
+      await sleep(200);
+      assert.deepEqual([...got.values()], [1, 1, 1, 1], 'each once');
+    } finally {
+      sub.close();
+    }
+  });
+
   it('default: the terminal published while the client is away ends the run RUN_INCOMPLETE, never a truncated success', { timeout: 60_000 }, async () => {
     // The seed's run kinds are ephemeral: a relay forwards them to whoever is subscribed at that
     // moment. The client here reconnects slowly, so the agent's last delta and terminal go out
