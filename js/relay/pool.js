@@ -368,7 +368,7 @@ export class RelayPool {
     let frame = this._machine.reqFor(sub.id, conn.idx, this._clock.nowSeconds());
     // NIP-59 dates gift wraps at random up to two days back: the newest one seen says nothing
     // about which were missed, so filters for wraps resubscribe with their own since.
-    if (sub.filters.some(matchesWraps)) {
+    if (frame && sub.filters.some(matchesWraps)) {
       const adjusted = JSON.parse(frame).slice(2);
       frame = encodeReq(sub.id, adjusted.map((f, i) => (matchesWraps(sub.filters[i]) ? sub.filters[i] : f)));
     }
