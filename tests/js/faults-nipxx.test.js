@@ -235,7 +235,7 @@ describe('NIP-XX faults over a real dev relay', () => {
             pool: newPool({ now: agentNow }),
             info: INFO,
             now: agentNow,
-            policy: { promptsPerMinute: 60, burst: 2 },
+            policy: { promptsPerMinute: 1, burst: 2 },
             async *handler({ message }) {
               yield 'echo: ';
               yield message;
