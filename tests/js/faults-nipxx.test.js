@@ -99,7 +99,10 @@ describe('NIP-XX faults over a real dev relay', () => {
         await sleep(300);
         await relay.restart();
         await until(() => clientPool.status(relay.url).state === 'open' && agentPool.status(relay.url).state === 'open', 'both pools back');
-        await sleep(200); // the client's REQ reaches the relay before the rest of the run
+        // The pool re-sends its REQs as the socket opens: once a later frame on that socket is
+        // answered, the relay holds the client's subscription again.
+        const probe = nostr.finalizeEvent({ kind: 1, created_at: Math.floor(Date.now() / 1000), tags: [], content: 'probe' }, nostr.generateSecretKey());
+        assert.equal((await clientPool.publish(probe))[0].status, 'accepted');
         resume.open();
         const { terminals, deltas, result } = await followed;
         assert.equal(calls, 1, 'the prompt was handled once');
