@@ -189,42 +189,61 @@ describe('NIP-XX faults over a real dev relay', () => {
     }
   });
 
-  it('relay unreachable for a while: the prompt is retried, subscriptions resume, nothing twice', { timeout: 60_000 }, async () => {
-    let calls = 0;
-    const agentPool = newPool();
-    const clientPool = newPool();
-    const agent = await serveAgent({
-      signer: LocalSigner.generate(),
-      pool: agentPool,
-      info: INFO,
-      async *handler({ message }) {
-        calls++;
-        for (const w of message.split(' ')) yield `${w} `;
-      },
-    });
-    try {
-      await relay.stop();
-      await until(() => agentPool.status(relay.url).state === 'backing-off', 'the agent to notice');
-      const message = 'one two three four';
-      const runs = [0, 1, 2].map(() => prompt({ pool: clientPool, signer: LocalSigner.generate(), agent: agent.pubkey, message }));
-      const followed = runs.map(follow);
-      await sleep(1500); // unreachable: the prompts' publishes wait for it
-      await relay.restart();
-      assert.deepEqual(await Promise.all(runs.map((r) => r.sent)), [true, true, true]);
-      for (const { terminals, deltas, result } of await Promise.all(followed)) {
-        assert.equal(terminals.length, 1);
-        assert.ok(result.ok, result.error?.message);
-        assert.equal(result.value.text, 'one two three four ');
-        assert.deepEqual(deltas.map((d) => d.text), ['one ', 'one two ', 'one two three ', 'one two three four '], 'each delta once, in order');
-        assert.ok(deltas.every((d) => !d.degraded));
+  // Prompts sent while the relay is down wait in the client's pool and go out when it returns.
+  // Privacy-first, the prompt is a stored gift wrap: the agent's resubscription finds it whatever
+  // the order in which the two reconnect. In the default profile the prompt's kind is ephemeral:
+  // if the client's pool is back before the agent's, the relay has no one to forward it to and
+  // it is gone; the run then ends RUN_INCOMPLETE after idleTimeout (never a second run, never a
+  // duplicated delta).
+  for (const privacy of ['nip59', 'default'])
+    it(`${privacy}: relay unreachable for a while: prompts retried, subscriptions resume, nothing twice`, { timeout: 60_000 }, async () => {
+      let calls = 0;
+      const agentPool = newPool();
+      const clientPool = newPool();
+      const agent = await serveAgent({
+        signer: LocalSigner.generate(),
+        pool: agentPool,
+        info: INFO,
+        async *handler({ message }) {
+          calls++;
+          for (const w of message.split(' ')) yield `${w} `;
+        },
+      });
+      try {
+        // The client learned the agent's ai.info before the outage (the pool keeps it): privacy-first
+        // needs supports_nip59, which a client cannot learn while the relay is down.
+        if (privacy === 'nip59') assert.equal((await nostr.discover(clientPool, agent.pubkey)).info.supports_nip59, true);
+        await relay.stop();
+        await until(() => agentPool.status(relay.url).state === 'backing-off', 'the agent to notice');
+        const message = 'one two three four';
+        const runs = [0, 1, 2].map(() =>
+          prompt({ pool: clientPool, signer: LocalSigner.generate(), agent: agent.pubkey, message, privacy, idleTimeout: 8000 }),
+        );
+        const followed = runs.map(follow);
+        await sleep(1500); // unreachable: the prompts' publishes wait for it
+        await relay.restart();
+        assert.deepEqual(await Promise.all(runs.map((r) => r.sent)), [true, true, true], 'each prompt accepted once the relay is back');
+        let completed = 0;
+        for (const { terminals, deltas, result } of await Promise.all(followed)) {
+          assert.equal(terminals.length, 1);
+          if (!result.ok) {
+            assert.equal(privacy, 'default', `${result.error.code}: ${result.error.message}`);
+            assert.equal(result.error.code, 'RUN_INCOMPLETE');
+            assert.deepEqual(deltas, []);
+            continue;
+          }
+          completed++;
+          assert.equal(result.value.text, 'one two three four ');
+          assert.deepEqual(deltas.map((d) => d.text), ['one ', 'one two ', 'one two three ', 'one two three four '], 'each delta once, in order');
+          assert.ok(deltas.every((d) => !d.degraded));
+        }
+        if (privacy === 'nip59') assert.equal(completed, 3, 'every privacy-first run completes');
+        await sleep(300); // a re-sent prompt (resubscription overlap) would start a second run here
+        assert.equal(calls, completed, 'each prompt that reached the agent handled exactly once');
+      } finally {
+        await agent.stop();
       }
-      assert.equal(calls, 3, 'each prompt handled exactly once');
-      await sleep(300); // a re-sent prompt (resubscription overlap) would start a second run here
-      assert.equal(calls, 3);
-    } finally {
-      await agent.stop();
-    }
-  });
+    });
 
   describe('clock skew of 10 minutes between client and agent', () => {
     const MIN10 = 600_000;
