@@ -385,7 +385,8 @@ async function main() {
     `${OURS === ROOT ? '' : `Ours from ${OURS}. `}Peers: ${Object.entries(versions).map(([k, v]) => `${k} ${v}`).join(', ')}.`,
   ].join('\n');
   const agents = selected('nipxx') ? await import('./agents.mjs').then((m) => m.benchAgents({ quick: opts.quick })) : '';
-  const md = renderTable(rows, results, init, sizes, meta) + agents + agxMd;
+  const load = selected('load') ? await import('./load.mjs').then((m) => m.benchLoad({ quick: opts.quick })) : '';
+  const md = renderTable(rows, results, init, sizes, meta) + agents + agxMd + load;
   console.log(md);
   mkdirSync(join(ROOT, 'build'), { recursive: true });
   writeFileSync(join(ROOT, 'build/bench-results.md'), md + '\n');

@@ -88,6 +88,8 @@ export interface PromptOptions {
    * Default 0: wait forever.
    */
   idleTimeout?: number;
+  /** The clock (ms since the epoch, like Date.now) that dates the prompt and the cancel. Default Date.now. */
+  now?: () => number;
   /** Records the prompt, every applied event and the terminal, for listSessions/listRuns/resumeRun. */
   store?: RunStore;
   /**
@@ -303,6 +305,7 @@ export interface ResumeOptions {
   terminalGrace?: number;
   idleTimeout?: number;
   signal?: PoolAbortSignal;
+  now?: () => number;
 }
 
 /**
@@ -375,6 +378,13 @@ export interface ServeAgentOptions {
   onError?: (error: unknown) => void;
   /** ms stop() waits for running handlers. Default 2000. */
   stopTimeout?: number;
+  /**
+   * Seconds a live prompt's created_at may lie behind this agent's clock and still be answered
+   * (a client whose clock runs late). Default 900. Stored prompts older than `since` are not answered.
+   */
+  maxClockSkew?: number;
+  /** The clock (ms since the epoch, like Date.now) for created_at, rate limits and `since`. Default Date.now. */
+  now?: () => number;
 }
 
 /** A running agent (serveAgent). */

@@ -8,11 +8,11 @@ import { AgentError } from './errors.js';
 import {
   WRAP_LOOKBACK,
   defaultInfo,
-  nowSeconds,
   openRunWrap,
   requireSigner,
   rootOf,
   sealEvent,
+  secondsClock,
   subscribeLive,
   tagValue,
   wrapRunEvent,
@@ -67,7 +67,7 @@ export function prompt(options) {
  * run's events by its prompt id (`#e` root, the seed's "Session recovery recipe") and continues.
  * Resolves the Run (its updates start with the replayed ones). The signer must be the run's client.
  */
-export async function resumeRun({ pool, relays, signer, store, id, cancelTimeout, terminalGrace, idleTimeout, signal } = {}) {
+export async function resumeRun({ pool, relays, signer, store, id, cancelTimeout, terminalGrace, idleTimeout, signal, now } = {}) {
   if (!pool || typeof pool.subscribe !== 'function') throw new NostrError('INVALID_ARGUMENT', 'resumeRun: pool is required');
   requireSigner(signer, 'resumeRun');
   requireStore(store, 'resumeRun');
@@ -76,7 +76,7 @@ export async function resumeRun({ pool, relays, signer, store, id, cancelTimeout
   if (!record) throw new NostrError('NOT_FOUND', `resumeRun: no run ${id} in the store`);
   const me = await signer.getPublicKey();
   if (me !== record.client) throw new NostrError('INVALID_ARGUMENT', 'resumeRun: the signer is not the client of this run');
-  return new Run({ pool, relays, signer, store, agent: record.agent, message: record.message, cancelTimeout, terminalGrace, idleTimeout, signal }, record);
+  return new Run({ pool, relays, signer, store, agent: record.agent, message: record.message, cancelTimeout, terminalGrace, idleTimeout, signal, now }, record);
 }
 
 /**
@@ -127,12 +127,14 @@ export class Run {
     cancelTimeout = 10_000,
     terminalGrace,
     idleTimeout = 0,
+    now,
   } = {}, resumed = null) {
     if (!pool || typeof pool.publish !== 'function') throw new NostrError('INVALID_ARGUMENT', 'prompt: pool is required');
     if (store !== undefined && store !== null) requireStore(store, 'prompt');
     if (!PRIVACY.includes(privacy)) throw new NostrError('INVALID_ARGUMENT', `prompt: privacy must be one of ${PRIVACY.join(', ')}`);
     requireSigner(signer, 'prompt');
     requireAgent(agent, 'prompt');
+    this._now = secondsClock(now, 'prompt');
     if (typeof message !== 'string' || message.length === 0)
       throw new NostrError('INVALID_ARGUMENT', 'prompt: message must be a non-empty string');
     if (signal?.aborted) throw new NostrError('ABORTED', 'prompt: the signal is already aborted');
@@ -258,11 +260,11 @@ export class Run {
       let event;
       let outgoing;
       if (this.privacy === 'nip59') {
-        const { rumor, wrap } = await wrapRunEvent(this._signer, this.agent, { kind: KINDS.prompt, tags, plaintext });
+        const { rumor, wrap } = await wrapRunEvent(this._signer, this.agent, { kind: KINDS.prompt, tags, plaintext }, this._now);
         event = rumor;
         outgoing = wrap;
       } else {
-        event = outgoing = await sealEvent(this._signer, this.agent, { kind: KINDS.prompt, tags, plaintext });
+        event = outgoing = await sealEvent(this._signer, this.agent, { kind: KINDS.prompt, tags, plaintext }, this._now);
       }
       this.id = event.id;
       this._machine = new ClientRun({ promptId: event.id, agentPubkey: this.agent, clientPubkey: this.client });
@@ -469,7 +471,7 @@ export class Run {
     if (terminal && this._record && this._record.state !== 'done') {
       // The agent's terminal is the run's state from now on (local failures are not: the run may still be resumed).
       const summary = terminalSummary(terminal);
-      Object.assign(this._record, { state: 'done', terminal: summary, updatedAt: Math.max(nowSeconds(), terminal.createdAt) });
+      Object.assign(this._record, { state: 'done', terminal: summary, updatedAt: Math.max(this._now(), terminal.createdAt) });
       const snapshot = { ...this._record };
       this._storeOp(() => this._store.putRun(snapshot));
     }
@@ -505,8 +507,8 @@ export class Run {
     try {
       const event =
         this.privacy === 'nip59'
-          ? (await wrapRunEvent(this._signer, this.agent, { kind: KINDS.cancel, tags, plaintext })).wrap
-          : await sealEvent(this._signer, this.agent, { kind: KINDS.cancel, tags, plaintext });
+          ? (await wrapRunEvent(this._signer, this.agent, { kind: KINDS.cancel, tags, plaintext }, this._now)).wrap
+          : await sealEvent(this._signer, this.agent, { kind: KINDS.cancel, tags, plaintext }, this._now);
       if (this._done) return false;
       this._cancelTimer = setTimeout(() => {
         this._cancelTimer = null;

@@ -9,12 +9,12 @@ import { AgentError } from './errors.js';
 import {
   WRAP_LOOKBACK,
   defaultInfo,
-  nowSeconds,
   openRunWrap,
   poolFrom,
   requireSigner,
   rootOf,
   sealEvent,
+  secondsClock,
   subscribeLive,
   tagValue,
   wrapRunEvent,
@@ -59,8 +59,13 @@ export async function serveAgent({
   since,
   onError,
   stopTimeout = 2000,
+  maxClockSkew = 900,
+  now,
 } = {}) {
   requireSigner(signer, 'serveAgent');
+  const clock = secondsClock(now, 'serveAgent');
+  if (!(Number.isFinite(maxClockSkew) && maxClockSkew >= 0))
+    throw new NostrError('INVALID_ARGUMENT', 'serveAgent: maxClockSkew must be a number of seconds >= 0');
   if (typeof handler !== 'function') throw new NostrError('INVALID_ARGUMENT', 'serveAgent: handler must be an async generator function');
   if (typeof d !== 'string' || d.length === 0) throw new NostrError('INVALID_ARGUMENT', 'serveAgent: d must be a non-empty string');
   const infoPayload = { ...defaultInfo(), ...info, ver: 1 };
@@ -89,7 +94,7 @@ export async function serveAgent({
 
   // wrapped: the run is in the privacy-first profile (its prompt came gift-wrapped): so is every reply.
   async function send(client, out, wrapped) {
-    const event = wrapped ? (await wrapRunEvent(signer, client, out)).wrap : await sealEvent(signer, client, out);
+    const event = wrapped ? (await wrapRunEvent(signer, client, out, clock)).wrap : await sealEvent(signer, client, out, clock);
     const results = await pool.publish(event, { relays });
     if (!results.some((r) => r.status === 'accepted'))
       report(new NostrError('RELAY_REJECTED', `no relay accepted kind ${out.kind} for run ${rootOf(out)}`));
@@ -126,7 +131,7 @@ export async function serveAgent({
 
   async function admitAndRun(prompt) {
     const json = JSON.stringify(prompt);
-    const screened = gate.screen(json, nowSeconds());
+    const screened = gate.screen(json, clock());
     if (screened === undefined) return;
     if (!screened.ok) return refuse(prompt, screened.code, screened.message, screened.retryAfter);
     let plaintext;
@@ -257,33 +262,46 @@ export async function serveAgent({
   try {
     agent = await signer.getPublicKey();
     gate = new (core().NipxxAdmission)(agent, infoJson, corePolicy);
-    const infoEvent = await signer.signEvent({ kind: KINDS.info, tags: [['d', d]], content: infoJson, created_at: nowSeconds() });
+    const infoEvent = await signer.signEvent({ kind: KINDS.info, tags: [['d', d]], content: infoJson, created_at: clock() });
     const published = await pool.publish(infoEvent, { relays });
     if (!published.some((r) => r.status === 'accepted')) report(new NostrError('RELAY_REJECTED', 'no relay accepted ai.info'));
-    const from = since ?? nowSeconds() - 60;
+    const from = since ?? clock() - 60;
+    // Stored prompts (sent before the subscription's EOSE) older than `from` are not answered
+    // (a restart does not answer old prompts again). A live prompt is answered when its
+    // created_at is within maxClockSkew of our clock: the client's clock may run behind ours.
+    let live = false;
+    const fresh = (createdAt, wasLive) => (wasLive ? createdAt >= clock() - maxClockSkew : createdAt >= from);
+    const reqSince = Math.min(from, clock() - maxClockSkew);
     const filters = [
-      { kinds: [KINDS.prompt], '#p': [agent], since: from },
-      { kinds: [KINDS.cancel], '#p': [agent], since: from },
+      { kinds: [KINDS.prompt], '#p': [agent], since: reqSince },
+      { kinds: [KINDS.cancel], '#p': [agent], since: reqSince },
     ];
     // Privacy-first profile (ai.info supports_nip59): prompts and cancels may come gift-wrapped.
     const nip59 = infoPayload.supports_nip59 === true;
-    if (nip59) filters.push({ kinds: [GIFT_WRAP], '#p': [agent], since: from - WRAP_LOOKBACK });
-    const onWrap = async (wrap) => {
+    if (nip59) filters.push({ kinds: [GIFT_WRAP], '#p': [agent], since: reqSince - WRAP_LOOKBACK });
+    const onWrap = async (wrap, wasLive) => {
       const rumor = await openRunWrap(signer, wrap);
       // Not ours to read, not a NIP-XX request, or older than the prompts we answer: ignored.
-      if (rumor === null || rumor.created_at < from || stopped) return;
+      if (rumor === null || stopped) return;
       rumor.wrapped = true;
-      if (rumor.kind === KINDS.prompt) return onPrompt(rumor);
+      if (rumor.kind === KINDS.prompt && fresh(rumor.created_at, wasLive)) return onPrompt(rumor);
       if (rumor.kind === KINDS.cancel) return onCancel(rumor);
     };
     sub = await subscribeLive(pool, filters, {
       relays,
       onevent: (e) => {
         const work =
-          e.kind === KINDS.prompt ? onPrompt(e) : e.kind === KINDS.cancel ? onCancel(e) : e.kind === GIFT_WRAP && nip59 ? onWrap(e) : null;
+          e.kind === KINDS.prompt
+            ? fresh(e.created_at, live) && onPrompt(e)
+            : e.kind === KINDS.cancel
+              ? onCancel(e)
+              : e.kind === GIFT_WRAP && nip59
+                ? onWrap(e, live)
+                : null;
         if (work) work.catch(report);
       },
     });
+    live = true;
 
     return {
       pubkey: agent,

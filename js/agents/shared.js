@@ -7,6 +7,13 @@ import { RelayPool } from '../relay/pool.js';
 
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
 
+/** A `now` option (ms since the epoch, like Date.now; tests inject a skewed clock) as seconds. */
+export function secondsClock(now, what) {
+  if (now === undefined) return nowSeconds;
+  if (typeof now !== 'function') throw new NostrError('INVALID_ARGUMENT', `${what}: now must be a function returning ms since the epoch`);
+  return () => Math.floor(now() / 1000);
+}
+
 /** The seed's assumptions when an agent publishes no ai.info (from the core). */
 export function defaultInfo() {
   return JSON.parse(core().nipxxDefaultInfo());
@@ -37,9 +44,9 @@ export function rootOf(event) {
 }
 
 /** Encrypts `plaintext` to `recipient`, signs {kind, tags}, returns the event. */
-export async function sealEvent(signer, recipient, { kind, tags, plaintext }) {
+export async function sealEvent(signer, recipient, { kind, tags, plaintext }, now = nowSeconds) {
   const content = await signer.nip44Encrypt(recipient, plaintext);
-  return signer.signEvent({ kind, tags, content, created_at: nowSeconds() });
+  return signer.signEvent({ kind, tags, content, created_at: now() });
 }
 
 /** Subscribes and resolves once the relays sent EOSE (or after maxWait ms), so live events are not missed. */
@@ -66,10 +73,10 @@ export const WRAP_LOOKBACK = 2 * 24 * 3600 + 600;
  * {kind, tags}, and gift-wraps it to `recipient`. Returns `{ rumor, wrap }`: the rumor's id is
  * the one a prompt's run is known by.
  */
-export async function wrapRunEvent(signer, recipient, { kind, tags, plaintext }) {
+export async function wrapRunEvent(signer, recipient, { kind, tags, plaintext }, now = nowSeconds) {
   const content = await signer.nip44Encrypt(recipient, plaintext);
   const pubkey = await signer.getPublicKey();
-  const template = { kind, tags, content, created_at: nowSeconds() };
+  const template = { kind, tags, content, created_at: now() };
   const rumor = { id: '', pubkey, ...template };
   rumor.id = getEventHash(rumor);
   const wrap = await wrapEvent(template, signer, recipient, { now: template.created_at });

@@ -4,7 +4,7 @@
 // sockets, timers, retries and the app-facing callbacks.
 import { NostrError } from '../errors.js';
 import { verifiedSymbol, verifyEventError } from '../event.js';
-import { encodeEvent, normalizeRelayUrl } from './codec.js';
+import { encodeEvent, encodeReq, normalizeRelayUrl } from './codec.js';
 import { RelayConnection, LOST } from './connection.js';
 import {
   SubscriptionMachine,
@@ -64,6 +64,9 @@ function options(o) {
 function needsAuth(reason, conn) {
   return reason === 'auth-required' || (reason === 'restricted' && conn._challenge !== undefined && conn._auth !== 'authenticated');
 }
+
+const GIFT_WRAP = 1059;
+const matchesWraps = (f) => Array.isArray(f.kinds) && f.kinds.includes(GIFT_WRAP);
 
 const DROP_REASONS = ['duplicate', 'not-matching', 'bad-signature', 'malformed', 'unknown-subscription'];
 
@@ -362,7 +365,13 @@ export class RelayPool {
       rs.state = 'queued';
       return;
     }
-    const frame = this._machine.reqFor(sub.id, conn.idx, this._clock.nowSeconds());
+    let frame = this._machine.reqFor(sub.id, conn.idx, this._clock.nowSeconds());
+    // NIP-59 dates gift wraps at random up to two days back: the newest one seen says nothing
+    // about which were missed, so filters for wraps resubscribe with their own since.
+    if (frame && sub.filters.some(matchesWraps)) {
+      const adjusted = JSON.parse(frame).slice(2);
+      frame = encodeReq(sub.id, adjusted.map((f, i) => (matchesWraps(sub.filters[i]) ? sub.filters[i] : f)));
+    }
     if (conn.tooLarge(frame)) {
       this._closeOnRelay(sub, conn, {
         reason: 'too-large',

@@ -12,6 +12,8 @@ async function main(): Promise<void> {
     info: { supported_models: ['m1'], default_model: 'm1', tool_names: ['calc'] },
     policy: { allow: ['a'.repeat(64)], promptsPerMinute: 10, burst: 2 },
     onError: (e: unknown) => console.error(e),
+    maxClockSkew: 900,
+    now: () => Date.now(),
     async *handler(ctx: HandlerContext) {
       yield { type: 'status', state: 'thinking', progress: 5 };
       yield { type: 'tool_call', name: 'calc', phase: 'start', arguments: { expr: '1+1' } };
@@ -26,7 +28,7 @@ async function main(): Promise<void> {
   const id: string | undefined = event?.id;
 
   const ac = new AbortController();
-  const run = prompt({ pool, signer: new nostr.Nip07Signer(), agent: pk, message: 'hi', thinking: 'low', signal: ac.signal });
+  const run = prompt({ pool, signer: new nostr.Nip07Signer(), agent: pk, message: 'hi', thinking: 'low', signal: ac.signal, now: Date.now });
   for await (const u of run) {
     const update: AgentRunUpdate = u;
     if (update.type === 'delta') console.log(update.text, update.degraded);
