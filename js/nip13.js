@@ -4,6 +4,7 @@ import { core, throwLastError, writeScratch, scratchBytes } from './core.js';
 import { NostrError } from './errors.js';
 import { bytesToHex } from './hex.js';
 import { validateEvent } from './event.js';
+import { yieldToLoop } from './yield-to-loop.js';
 
 const MAX_NONCE = Number.MAX_SAFE_INTEGER;
 
@@ -106,26 +107,6 @@ export function minePow(unsignedEvent, difficulty, { signal, start = 0 } = {}) {
   }
 }
 
-// Gives the event loop a turn without the 4 ms clamp of nested setTimeout in browsers.
-const yieldToLoop = (() => {
-  const sched = globalThis.scheduler;
-  if (sched && typeof sched.yield === 'function') return () => sched.yield();
-  if (typeof globalThis.setImmediate === 'function') return () => new Promise((r) => globalThis.setImmediate(r));
-  if (typeof globalThis.MessageChannel === 'function') {
-    const waiting = [];
-    let channel = null;
-    return () =>
-      new Promise((r) => {
-        if (!channel) {
-          channel = new MessageChannel();
-          channel.port1.onmessage = () => waiting.shift()();
-        }
-        waiting.push(r);
-        channel.port2.postMessage(null);
-      });
-  }
-  return () => new Promise((r) => setTimeout(r, 0));
-})();
 
 const SLICE_MS = 8; // work between yields: keeps a page responsive and an abort prompt
 const now = () => (globalThis.performance ? performance.now() : Date.now());

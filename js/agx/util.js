@@ -43,24 +43,4 @@ export function peerHex(peer) {
   throw new NostrError('INVALID_PUBLIC_KEY', 'peer must be an npub or 64 hex characters');
 }
 
-// A turn of the event loop between mining slices, without setTimeout's clamp (1 ms in Node, 4 ms
-// nested in browsers), which cost more than the mining of a slice.
-export const tick = (() => {
-  const sched = globalThis.scheduler;
-  if (sched && typeof sched.yield === 'function') return () => sched.yield();
-  if (typeof globalThis.setImmediate === 'function') return () => new Promise((r) => globalThis.setImmediate(r));
-  if (typeof globalThis.MessageChannel === 'function') {
-    const waiting = [];
-    let channel = null;
-    return () =>
-      new Promise((r) => {
-        if (!channel) {
-          channel = new MessageChannel();
-          channel.port1.onmessage = () => waiting.shift()();
-        }
-        waiting.push(r);
-        channel.port2.postMessage(null);
-      });
-  }
-  return () => new Promise((r) => setTimeout(r, 0));
-})();
+export { yieldToLoop as tick } from '../yield-to-loop.js';
