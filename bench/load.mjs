@@ -12,42 +12,16 @@
 // text (a run hearing nothing for 30 s ends RUN_INCOMPLETE and counts as lost). Memory: after
 // every tenth of the runs the agent forces GCs and reports its JS heap, its WASM memory and its
 // RSS; the first tenth is the warm-up.
-import { fork } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { ROOT, forkChild, loadPackage } from './child.mjs';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SELF = fileURLToPath(import.meta.url);
 
-async function load() {
-  const nostr = await import(pathToFileURL(`${ROOT}js/index.node.js`).href);
-  await nostr.init();
-  return nostr;
-}
-
-function child(args) {
-  return new Promise((resolve, reject) => {
-    const proc = fork(SELF, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    proc.once('error', reject);
-    proc.once('exit', (code) => reject(new Error(`${args[0]} process exited (${code})`)));
-    proc.once('message', (m) => {
-      proc.removeAllListeners('exit');
-      const pending = [];
-      proc.on('message', (msg) => pending.shift()?.(msg));
-      resolve({
-        ...m,
-        ask: (msg) => new Promise((r) => (pending.push(r), proc.send(msg))),
-        stop: () =>
-          new Promise((r) => {
-            proc.once('exit', () => r());
-            proc.kill('SIGTERM');
-          }),
-      });
-    });
-  });
-}
+const load = loadPackage;
+const child = (args) => forkChild(SELF, args);
 
 // --- child processes
 
