@@ -496,7 +496,7 @@ export function retractAgentCard(
 export function parseNip05(identifier: string): { name: string; domain: string; url: string };
 /** Whether `identifier`'s nostr.json maps its name to `pubkey`: https only, public hosts, no redirects, 100 KB, 5 s. Throws NostrError AGX_NIP05_* when the check cannot be made. */
 export function verifyNip05(identifier: string, pubkey: string, options?: Nip05Options): Promise<boolean>;
-/** True for addresses no public NIP-05 host has (loopback, private, link-local, CGNAT, multicast, unique-local...). */
+/** True for addresses no public NIP-05 host has (loopback, private, link-local, CGNAT, multicast, unique-local, documentation...), IPv4 inside IPv6 (mapped, compatible, NAT64, 6to4) judged by the IPv4, and anything that is not an address. */
 export function isPrivateAddress(ip: string): boolean;
 /** Publishes our NIP-65 relay list (kind 10002). */
 export function publishRelayList(

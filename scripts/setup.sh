@@ -35,6 +35,7 @@ command -v make >/dev/null || need_pkgs+=(make)
 command -v g++ >/dev/null || need_pkgs+=(g++)
 command -v xz >/dev/null || need_pkgs+=(xz-utils)
 command -v dpkg-source >/dev/null || need_pkgs+=(dpkg-dev)
+command -v openssl >/dev/null || need_pkgs+=(openssl) # tests: throwaway TLS certificates (tests/support/tls.js)
 if [ ${#need_pkgs[@]} -gt 0 ]; then
   echo "setup: apt-get install ${need_pkgs[*]}"
   apt_update

@@ -133,17 +133,30 @@ export function parseNip05(identifier) {
 }
 
 // Addresses no public NIP-05 host has: loopback, private, link-local, CGNAT, unspecified,
-// multicast/reserved, unique-local and mapped forms of these.
+// multicast/reserved, unique-local and site-local, documentation, discard, and IPv4 carried in
+// IPv6 (mapped, compatible, NAT64, 6to4) when the IPv4 inside is one of these. Anything that does
+// not parse as an address counts as private.
 export function isPrivateAddress(ip) {
   const s = String(ip).toLowerCase();
   if (s.includes(':')) {
-    const mapped = s.match(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/);
-    if (mapped) return isPrivateAddress(mapped[1]);
-    if (s === '::' || s === '::1') return true;
-    const head = parseInt(s.split(':')[0] || '0', 16);
-    return (head & 0xfe00) === 0xfc00 || (head & 0xffc0) === 0xfe80 || (head & 0xff00) === 0xff00 || s.startsWith('64:ff9b:') || s.startsWith('2001:db8');
+    const h = ipv6Hextets(s);
+    if (!h) return true;
+    const v4 = (hi, lo) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+    const zero5 = h.slice(0, 5).every((x) => x === 0);
+    if (zero5 && h[5] === 0xffff) return isPrivateAddress(v4(h[6], h[7])); // ::ffff:a.b.c.d
+    if (h[0] === 0x64 && h[1] === 0xff9b && h.slice(2, 6).every((x) => x === 0)) return isPrivateAddress(v4(h[6], h[7])); // NAT64
+    if (h[0] === 0x2002) return isPrivateAddress(v4(h[1], h[2])); // 6to4
+    return (
+      h[0] === 0 || // ::/8 (unspecified, loopback, IPv4-compatible) is reserved
+      (h[0] === 0x100 && h.slice(1, 4).every((x) => x === 0)) || // discard-only 100::/64
+      (h[0] === 0x2001 && h[1] === 0xdb8) || // documentation
+      (h[0] & 0xfe00) === 0xfc00 || // unique local
+      (h[0] & 0xffc0) === 0xfe80 || // link-local
+      (h[0] & 0xffc0) === 0xfec0 || // site-local (deprecated)
+      (h[0] & 0xff00) === 0xff00 // multicast
+    );
   }
-  const p = s.split('.').map(Number);
+  const p = s.split('.').map((x) => (/^\d{1,3}$/.test(x) ? Number(x) : NaN));
   if (p.length !== 4 || p.some((n) => !Number.isInteger(n) || n < 0 || n > 255)) return true;
   const [a, b] = p;
   return (
@@ -155,6 +168,27 @@ export function isPrivateAddress(ip) {
     (a === 192 && b === 0) ||
     (a === 198 && (b === 18 || b === 19))
   );
+}
+
+// An IPv6 address as its 8 hextets (a trailing dotted IPv4 and :: expanded), or null.
+function ipv6Hextets(s) {
+  let text = s.replace(/%.*$/, ''); // zone id
+  const dotted = text.match(/^(.*:)(\d{1,3}(?:\.\d{1,3}){3})$/);
+  if (dotted) {
+    const q = dotted[2].split('.').map(Number);
+    if (q.some((n) => n > 255)) return null;
+    text = `${dotted[1]}${((q[0] << 8) | q[1]).toString(16)}:${((q[2] << 8) | q[3]).toString(16)}`;
+  }
+  const halves = text.split('::');
+  if (halves.length > 2) return null;
+  const part = (x) => (x === '' ? [] : x.split(':'));
+  const head = part(halves[0]);
+  const tail = halves.length === 2 ? part(halves[1]) : [];
+  const fill = 8 - head.length - tail.length;
+  if (halves.length === 2 ? fill < 1 : fill !== 0) return null;
+  const all = [...head, ...Array(halves.length === 2 ? fill : 0).fill('0'), ...tail];
+  if (!all.every((x) => /^[0-9a-f]{1,4}$/.test(x))) return null;
+  return all.map((x) => parseInt(x, 16));
 }
 
 const DNS = ['node', 'dns'].join(':'); // named at run time: browser bundles leave it alone

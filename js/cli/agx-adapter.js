@@ -166,11 +166,14 @@ export async function readCard({ relays, pubkey }) {
   }
 }
 
-/** NIP-05 check of a card's handle: { ok, reason } (never throws: a failed check is a reason). */
-export async function checkNip05(nip05, pubkey) {
+/**
+ * NIP-05 check of a card's handle: { ok, reason, code? } (never throws: a failed check is a
+ * reason). options go to verifyNip05 (fetch, lookup, timeout); the CLI passes none.
+ */
+export async function checkNip05(nip05, pubkey, options = {}) {
   if (!nip05) return { ok: false, reason: 'the card claims no NIP-05 handle' };
   try {
-    const ok = await agx.verifyNip05(nip05, pubkey);
+    const ok = await agx.verifyNip05(nip05, pubkey, options);
     if (ok) return { ok, reason: `${nip05} maps to this key` };
     const { name, url } = agx.parseNip05(nip05);
     return { ok, reason: `${url.split('?')[0]} maps "${name}" to another key` };

@@ -1,0 +1,175 @@
+// NIP-05 over real TLS: a local HTTPS server with a throwaway self-signed certificate (made by
+// openssl at test time) for *.example.com, and verifyNip05's `fetch` option given a fetch that
+// trusts that certificate and connects to the local port (tests/support/tls.js). The success path
+// (the name maps to our key, also through fetchAgentCard and the CLI's check) and every way the
+// check can fail, each a typed verdict within the timeout. NIP-05, "Security Constraints":
+// "Fetchers MUST ignore any HTTP redirects given by the /.well-known/nostr.json endpoint": a
+// redirect is refused (AGX_NIP05_REDIRECT), never followed.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import https from 'node:https';
+import net from 'node:net';
+import { nostr } from './helpers.js';
+import { startDevRelay } from '../support/relays.js';
+import { pinnedHttpsFetch, selfSignedCert } from '../support/tls.js';
+import { checkNip05 } from '../../js/cli/agx-adapter.js';
+
+const { agx, LocalSigner, RelayPool } = nostr;
+
+describe('NIP-05 over HTTPS', () => {
+  const signer = LocalSigner.generate();
+  const pk = signer.publicKey;
+  const other = 'cd'.repeat(32);
+  let tls;
+  let server;
+  let silent; // accepts TCP, never says a word of TLS
+  const sockets = new Set();
+  const requests = [];
+  let opts;
+  let relay;
+  let pool;
+
+  before(async () => {
+    tls = selfSignedCert(['*.example.com']);
+    server = https.createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
+      requests.push({ host: req.headers.host, url: req.url, accept: req.headers.accept });
+      const site = String(req.headers.host).split('.')[0];
+      const json = (status, body) => {
+        res.statusCode = status;
+        res.setHeader('content-type', 'application/json');
+        res.end(typeof body === 'string' ? body : JSON.stringify(body));
+      };
+      switch (site) {
+        case 'ok':
+          return json(200, { names: { bob: pk, other, _: pk }, relays: { [pk]: ['wss://relay.example.com'] } });
+        case 'mixedcase':
+          return json(200, { names: { Bob: pk } });
+        case 'badkey':
+          return json(200, { names: { bob: 'not-a-key' } });
+        case 'nonames':
+          return json(200, { relays: { [pk]: ['wss://relay.example.com'] } });
+        case 'junk':
+          return json(200, '{"names": {"bob": ');
+        case 'array':
+          return json(200, [pk]);
+        case 'r301':
+        case 'r302':
+        case 'r307':
+        case 'r308':
+          res.statusCode = Number(site.slice(1));
+          res.setHeader('location', 'https://ok.example.com/.well-known/nostr.json?name=bob');
+          return res.end();
+        case 'e404':
+          return json(404, { names: { bob: pk } }); // a body that would verify: the status decides
+        case 'e500':
+          return json(500, 'oops');
+        case 'e204':
+          res.statusCode = 204;
+          return res.end();
+        case 'slow':
+          return; // headers never come
+        case 'stall':
+          res.setHeader('content-type', 'application/json');
+          res.write(`{"names":{"bob":"${pk}"`); // the body never ends
+          return;
+        default:
+          return json(404, {});
+      }
+    });
+    server.on('connection', (s) => (sockets.add(s), s.on('close', () => sockets.delete(s))));
+    await new Promise((r) => server.listen(0, '127.0.0.1', r));
+    silent = net.createServer((s) => (sockets.add(s), s.on('close', () => sockets.delete(s))));
+    await new Promise((r) => silent.listen(0, '127.0.0.1', r));
+    opts = { fetch: pinnedHttpsFetch({ port: server.address().port, ca: tls.cert }), lookup: async () => ['93.184.216.34'] };
+    relay = await startDevRelay({ memory: true });
+    pool = new RelayPool({ relays: [relay.url], relayInfo: false });
+  });
+
+  after(async () => {
+    await pool?.close();
+    await relay?.close();
+    for (const s of sockets) s.destroy();
+    await new Promise((r) => server.close(r));
+    await new Promise((r) => silent.close(r));
+    tls.cleanup();
+    signer.dispose();
+  });
+
+  it('a name that maps to the key verifies (true); another key is false; the relays field changes nothing', async () => {
+    requests.length = 0;
+    assert.equal(await agx.verifyNip05('bob@ok.example.com', pk, opts), true);
+    assert.equal(await agx.verifyNip05('_@ok.example.com', nostr.nip19.npubEncode(pk), opts), true);
+    assert.equal(await agx.verifyNip05('other@ok.example.com', pk, opts), false);
+    assert.equal(await agx.verifyNip05('other@ok.example.com', other, opts), true);
+    assert.deepEqual(requests[0], { host: 'ok.example.com', url: '/.well-known/nostr.json?name=bob', accept: 'application/json' });
+    assert.equal(requests.length, 4);
+  });
+
+  it('names match as written: Bob is not bob', async () => {
+    assert.equal(await agx.verifyNip05('Bob@mixedcase.example.com', pk, opts), true);
+    await assert.rejects(agx.verifyNip05('bob@mixedcase.example.com', pk, opts), { code: 'AGX_NIP05_RESPONSE_INVALID' });
+  });
+
+  it('a missing name, a bad key, no names, bad JSON and a non-object are AGX_NIP05_RESPONSE_INVALID', async () => {
+    for (const id of ['nobody@ok.example.com', 'bob@badkey.example.com', 'bob@nonames.example.com', 'bob@junk.example.com', 'bob@array.example.com'])
+      await assert.rejects(agx.verifyNip05(id, pk, opts), { name: 'NostrError', code: 'AGX_NIP05_RESPONSE_INVALID' }, id);
+  });
+
+  it('redirects (301, 302, 307, 308) are refused, not followed', async () => {
+    for (const s of ['r301', 'r302', 'r307', 'r308']) {
+      requests.length = 0;
+      await assert.rejects(agx.verifyNip05(`bob@${s}.example.com`, pk, opts), { code: 'AGX_NIP05_REDIRECT' }, s);
+      assert.deepEqual(requests.map((r) => r.host), [`${s}.example.com`], 'the target was never asked');
+    }
+  });
+
+  it('an answer that is not 200 is AGX_NIP05_HTTP, whatever its body', async () => {
+    for (const s of ['e404', 'e500', 'e204'])
+      await assert.rejects(agx.verifyNip05(`bob@${s}.example.com`, pk, opts), (e) => e.code === (s === 'e204' ? 'AGX_NIP05_RESPONSE_INVALID' : 'AGX_NIP05_HTTP'), s);
+  });
+
+  it('no headers, a body that never ends, a server that never speaks TLS: AGX_NIP05_TIMEOUT, no hang', async () => {
+    const t = { ...opts, timeout: 300 };
+    await assert.rejects(agx.verifyNip05('bob@slow.example.com', pk, t), { code: 'AGX_NIP05_TIMEOUT' });
+    await assert.rejects(agx.verifyNip05('bob@stall.example.com', pk, t), { code: 'AGX_NIP05_TIMEOUT' });
+    const mute = { ...t, fetch: pinnedHttpsFetch({ port: silent.address().port, ca: tls.cert }) };
+    await assert.rejects(agx.verifyNip05('bob@ok.example.com', pk, mute), { code: 'AGX_NIP05_TIMEOUT' });
+  });
+
+  it('a certificate the client does not trust, or for another name, is AGX_NIP05_HTTP', async () => {
+    const untrusted = { ...opts, fetch: pinnedHttpsFetch({ port: server.address().port }) };
+    await assert.rejects(agx.verifyNip05('bob@ok.example.com', pk, untrusted), (e) => e.code === 'AGX_NIP05_HTTP' && /certificate/i.test(e.cause?.message ?? ''));
+    await assert.rejects(agx.verifyNip05('bob@ok.example.org', pk, opts), (e) => e.code === 'AGX_NIP05_HTTP' && /altnames|certificate/i.test(e.cause?.message ?? ''));
+    await assert.rejects(agx.verifyNip05('bob@a.ok.example.com', pk, opts), { code: 'AGX_NIP05_HTTP' }, 'a wildcard covers one label');
+  });
+
+  it('fetchAgentCard({verifyNip05}) marks a card verified', async () => {
+    await agx.publishAgentCard(signer, pool, { nip05: 'bob@ok.example.com', capabilities: ['x'] });
+    const card = await agx.fetchAgentCard(pool, pk, { verifyNip05: true, ...opts });
+    assert.equal(card.nip05, 'bob@ok.example.com');
+    assert.equal(card.nip05Verified, true);
+    assert.equal(card.nip05Error, undefined);
+  });
+
+  it("the CLI's check (card --verify) says why, for success and each failure", async () => {
+    assert.deepEqual(await checkNip05('bob@ok.example.com', pk, opts), { ok: true, reason: 'bob@ok.example.com maps to this key' });
+    assert.deepEqual(await checkNip05('other@ok.example.com', pk, opts), { ok: false, reason: 'https://ok.example.com/.well-known/nostr.json maps "other" to another key' });
+    const r = await checkNip05('bob@r302.example.com', pk, opts);
+    assert.deepEqual([r.ok, r.code], [false, 'AGX_NIP05_REDIRECT']);
+    const t = await checkNip05('bob@slow.example.com', pk, { ...opts, timeout: 300 });
+    assert.deepEqual([t.ok, t.code], [false, 'AGX_NIP05_TIMEOUT']);
+    assert.deepEqual(await checkNip05(null, pk, opts), { ok: false, reason: 'the card claims no NIP-05 handle' });
+  });
+
+  it('IPv4 inside IPv6 is judged by the IPv4, in every spelling; reserved IPv6 ranges are private', async () => {
+    const priv = ['::ffff:7f00:1', '::ffff:127.0.0.1', '::7f00:1', '::127.0.0.1', '0:0:0:0:0:0:0:1', '::ffff:0a00:0001', '64:ff9b::10.0.0.1', '2002:7f00:1::', '2002:c0a8:101::1',
+      '100::1', '2001:0db8::1', '2001:db8:1::1', 'fec0::1', 'fe80::1%eth0', 'FC00::1', '1::2::3', '12345::', '::ffff:1.2.3.300', ':', '1.2.3.4x'];
+    for (const ip of priv) assert.equal(agx.isPrivateAddress(ip), true, ip);
+    for (const ip of ['::ffff:8.8.8.8', '64:ff9b::8.8.8.8', '2002:808:808::1', '2606:4700::1111', '2a00:1450:4001:81b::200e', '8.8.4.4'])
+      assert.equal(agx.isPrivateAddress(ip), false, ip);
+    // and verifyNip05 refuses a host whose DNS gives such an address, before any request
+    requests.length = 0;
+    await assert.rejects(agx.verifyNip05('bob@ok.example.com', pk, { ...opts, lookup: async () => ['::7f00:1'] }), { code: 'AGX_NIP05_NOT_PUBLIC' });
+    assert.equal(requests.length, 0);
+  });
+});
