@@ -1,18 +1,10 @@
 // The NIP-XX run store in a real browser (headless Chromium): a page prompts an agent (served by
 // this process on the dev relay) with an IndexedDbRunStore and is closed mid-run; a new page of
 // the same origin lists the session from IndexedDB, resumes the run and sees it finish.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { launchChromium, runPage, CHROMIUM_PATH } from '../support/chromium.js';
-import { startStaticServer } from '../support/static-server.js';
-import { startDevRelay } from '../support/relays.js';
+import { useBrowserSite } from '../support/browser-site.js';
 import { nostr } from './helpers.js';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 const PAGE = `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module">
 const out = {};
@@ -57,28 +49,13 @@ try {
 window.__result = out;
 </script>`;
 
-let browser;
-let server;
-let relay;
-let site;
-
-before(async () => {
-  if (!existsSync(CHROMIUM_PATH)) throw new Error(`no Chromium at ${CHROMIUM_PATH} (apt-get install chromium)`);
-  site = mkdtempSync(path.join(tmpdir(), 'nostr-agents-store-browser-'));
-  for (const dir of ['js', 'dist']) symlinkSync(path.join(ROOT, dir), path.join(site, dir));
-  writeFileSync(path.join(site, 'store.html'), PAGE);
-  [browser, server, relay] = await Promise.all([launchChromium(), startStaticServer(site), startDevRelay({ memory: true })]);
-});
-
-after(async () => {
-  await Promise.all([browser?.close(), server?.close(), relay?.close()]);
-  if (site) rmSync(site, { recursive: true, force: true });
-});
+const site = useBrowserSite({ name: 'store-browser', pages: { 'store.html': PAGE } });
 
 test('browser: a page closed mid-run; the next page resumes the run from IndexedDB', { timeout: 90_000 }, async () => {
   let release;
   const released = new Promise((r) => (release = r));
   const agentSigner = nostr.LocalSigner.generate();
+  const { relay, server } = site;
   const agentPool = new nostr.RelayPool({ relays: [relay.url] });
   let prompts = 0;
   const agent = await nostr.serveAgent({
@@ -93,10 +70,9 @@ test('browser: a page closed mid-run; the next page resumes the run from Indexed
     },
   });
   const sk = nostr.bytesToHex(nostr.generateSecretKey());
-  const url = (mode) =>
-    `${server.origin}/store.html?mode=${mode}&relay=${encodeURIComponent(relay.url)}&agent=${agent.pubkey}&sk=${sk}`;
+  const query = (mode) => ({ mode, relay: relay.url, agent: agent.pubkey, sk });
   try {
-    const first = await runPage(browser.context, url('start'));
+    const first = await site.run('store.html', query('start'));
     assert.equal(first.result.error, undefined, first.result.error);
     assert.match(first.result.id, /^[0-9a-f]{64}$/);
     assert.equal(first.result.fileStore, 'NOT_SUPPORTED');
@@ -113,7 +89,7 @@ test('browser: a page closed mid-run; the next page resumes the run from Indexed
         }
       }, 10);
     });
-    const second = await runPage(browser.context, url('resume'));
+    const second = await site.run('store.html', query('resume'));
     await waitRelease;
     assert.equal(second.result.error, undefined, second.result.error);
     assert.deepEqual(second.result.sessions, [['session:tab', 1, 'browser question']]);

@@ -1,18 +1,10 @@
 // AGX in a real browser (headless Chromium): an AgxClient whose signer is an injected window.nostr
 // (Nip07Signer: the page's code never holds the key) completes a task with a Node agent through the
 // dev relay with the AGX policy, serves one back, and keeps its replay state in IndexedDB.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { launchChromium, runPage, CHROMIUM_PATH } from '../support/chromium.js';
-import { startStaticServer } from '../support/static-server.js';
-import { startDevRelay } from '../support/relays.js';
+import { useBrowserSite } from '../support/browser-site.js';
 import { nostr } from './helpers.js';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 const PAGE = `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module">
 const out = {};
@@ -69,30 +61,14 @@ try {
 window.__result = out;
 </script>`;
 
-let browser;
-let server;
-let relay;
-let site;
-
-before(async () => {
-  if (!existsSync(CHROMIUM_PATH)) throw new Error(`no Chromium at ${CHROMIUM_PATH} (apt-get install chromium)`);
-  site = mkdtempSync(path.join(tmpdir(), 'nostr-agents-agx-browser-'));
-  for (const dir of ['js', 'dist']) symlinkSync(path.join(ROOT, dir), path.join(site, dir));
-  writeFileSync(path.join(site, 'agx.html'), PAGE);
-  [browser, server, relay] = await Promise.all([launchChromium(), startStaticServer(site), startDevRelay({ memory: true, agxPolicy: true })]);
-});
-
-after(async () => {
-  await Promise.all([browser?.close(), server?.close(), relay?.close()]);
-  if (site) rmSync(site, { recursive: true, force: true });
-});
+const site = useBrowserSite({ name: 'agx-browser', pages: { 'agx.html': PAGE }, relay: { memory: true, agxPolicy: true } });
 
 test('browser: an AgxClient on an injected window.nostr completes a task with a Node agent and serves one back', { timeout: 90_000 }, async () => {
   const signer = nostr.LocalSigner.generate();
   const echoes = [];
   const node = new nostr.agx.AgxClient({
     signer,
-    relays: [relay.url],
+    relays: [site.relay.url],
     authorize: ({ capability }) => capability === 'math.add',
     pollInterval: 0,
     onWarning: () => {},
@@ -104,8 +80,7 @@ test('browser: an AgxClient on an injected window.nostr completes a task with a 
   });
   await node.start();
   try {
-    const url = `${server.origin}/agx.html?relay=${encodeURIComponent(relay.url)}&peer=${signer.publicKey}`;
-    const r = await runPage(browser.context, url, { timeoutMs: 80_000 });
+    const r = await site.run('agx.html', { relay: site.relay.url, peer: signer.publicKey }, { timeoutMs: 80_000 });
     assert.equal(r.result.error, undefined, r.result.error);
     assert.equal(r.result.sum, 42);
     assert.deepEqual(r.result.echoPayload, { n: 7 });

@@ -5,13 +5,11 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { init, generateSecretKey, getPublicKey, finalizeEvent, LocalSigner, RelayPool, nip19, prompt } from 'nostr-agents';
-import { launchChromium, CHROMIUM_PATH } from '../support/chromium.js';
-import { startStaticServer } from '../support/static-server.js';
+import { useBrowserSite } from '../support/browser-site.js';
 import { startDevRelay } from '../support/relays.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -153,9 +151,13 @@ test('examples/agx-*.mjs: the requester gets the responder\'s output; a peer it 
 });
 
 describe('the example pages in headless Chromium', () => {
-  let browser;
-  let server;
-  let site;
+  // A user's site: their pages next to node_modules/nostr-agents (here: this package's files).
+  const pkg = 'node_modules/nostr-agents';
+  const site = useBrowserSite({
+    name: 'examples',
+    links: { examples: 'examples', [`${pkg}/package.json`]: 'package.json', [`${pkg}/js`]: 'js', [`${pkg}/dist`]: 'dist' },
+    relay: null,
+  });
   const problems = [];
 
   const ready = (page) =>
@@ -163,7 +165,7 @@ describe('the example pages in headless Chromium', () => {
       throw new Error(`${page.url()} never got ready: ${err.message}\n${problems.join('\n')}`);
     });
   const open = async (url) => {
-    const page = await browser.context.newPage();
+    const page = await site.browser.context.newPage();
     page.on('console', (msg) => {
       if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console.${msg.type()}: ${msg.text()}`);
     });
@@ -175,27 +177,11 @@ describe('the example pages in headless Chromium', () => {
     return page;
   };
 
-  before(async () => {
-    if (!existsSync(CHROMIUM_PATH)) throw new Error(`no Chromium at ${CHROMIUM_PATH} (apt-get install chromium)`);
-    // A user's site: their pages next to node_modules/nostr-agents (here: this package's files).
-    site = mkdtempSync(path.join(tmpdir(), 'nostr-agents-examples-'));
-    symlinkSync(EXAMPLES, path.join(site, 'examples'));
-    const pkg = path.join(site, 'node_modules', 'nostr-agents');
-    mkdirSync(pkg, { recursive: true });
-    for (const entry of ['package.json', 'js', 'dist']) symlinkSync(path.join(ROOT, entry), path.join(pkg, entry));
-    [browser, server] = await Promise.all([launchChromium(), startStaticServer(site)]);
-  });
-
-  after(async () => {
-    await Promise.all([browser?.close(), server?.close()]);
-    if (site) rmSync(site, { recursive: true, force: true });
-  });
-
   test('browser-chat.html chats with examples/agent.mjs', { timeout: 90_000 }, async () => {
     const agent = runExample('agent.mjs', { NOSTR_RELAY: relay.url });
     try {
       const [, npub] = await agent.line(/agent (npub1[02-9ac-hj-np-z]+) listening/);
-      const page = await open(`${server.origin}/examples/browser-chat.html?relay=${encodeURIComponent(relay.url)}&agent=${npub}`);
+      const page = await open(`${site.server.origin}/examples/browser-chat.html?relay=${encodeURIComponent(relay.url)}&agent=${npub}`);
       await ready(page);
       for (const message of ['hi from the browser', 'and a second one']) {
         await page.getByLabel('Message').fill(message);
@@ -214,7 +200,7 @@ describe('the example pages in headless Chromium', () => {
     } finally {
       agent.child.kill('SIGKILL');
     }
-    assert.deepEqual(problems, [], JSON.stringify(server.requests.filter((q) => q.status >= 400)));
+    assert.deepEqual(problems, [], JSON.stringify(site.server.requests.filter((q) => q.status >= 400)));
   });
 
   test('nip07.html signs and publishes through window.nostr; the page never holds a key', { timeout: 60_000 }, async () => {
@@ -237,7 +223,7 @@ describe('the example pages in headless Chromium', () => {
     });
     const pool = new RelayPool({ relays: [relay.url] });
     try {
-      await page.goto(`${server.origin}/examples/nip07.html?relay=${encodeURIComponent(relay.url)}`);
+      await page.goto(`${site.server.origin}/examples/nip07.html?relay=${encodeURIComponent(relay.url)}`);
       await ready(page);
       await page.getByLabel('Note').fill('signed by the extension');
       await page.getByRole('button', { name: 'Sign with extension and publish' }).click();
@@ -263,7 +249,7 @@ describe('the example pages in headless Chromium', () => {
   });
 
   test('nip07.html without an extension says so instead of failing', { timeout: 60_000 }, async () => {
-    const page = await open(`${server.origin}/examples/nip07.html?relay=${encodeURIComponent(relay.url)}`);
+    const page = await open(`${site.server.origin}/examples/nip07.html?relay=${encodeURIComponent(relay.url)}`);
     await ready(page);
     await page.getByRole('button', { name: 'Sign with extension and publish' }).click();
     await page.waitForFunction(() => document.querySelector('#out').textContent.length > 0, null, { timeout: 10_000 });
