@@ -69,7 +69,10 @@ export interface PromptOptions {
   fallback_models?: string[];
   /** The `s` tag; omitted: the agent uses `sender:<client pubkey>`. */
   session?: string;
-  /** Aborting it cancels the run (ai.cancel). */
+  /**
+   * Aborting it cancels the run: ai.cancel once the prompt went out; before that (agent discovery,
+   * the subscription waiting for EOSE) the run ends at once with CANCELLED and nothing is sent.
+   */
   signal?: PoolAbortSignal;
   /** ms to wait for the agent's CANCELLED after ai.cancel before ending the run locally. Default 10 000. */
   cancelTimeout?: number;

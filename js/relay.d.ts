@@ -261,7 +261,7 @@ export class RelayPool {
   /** One outcome per relay; rejects only for an invalid event or an aborted signal. */
   publish(event: NostrEvent, options?: PublishOptions): Promise<PublishResult[]>;
 
-  /** Connects now; RELAY_UNREACHABLE after `timeout`. */
+  /** Connects now; RELAY_UNREACHABLE after `timeout`; ABORTED when `signal` aborts (or already has). */
   ensureRelay(url: string, options?: { timeout?: number; signal?: PoolAbortSignal }): Promise<RelayStatus>;
   /** One relay's status, or every relay's. */
   status(url: string): RelayStatus;

@@ -193,6 +193,10 @@ export class Run {
     this._chain = Promise.resolve();
     this._cancelRequested = false;
     this._cancelTimer = null;
+    // Aborted by cancel() while the prompt is not yet going out (agent discovery, the subscription
+    // waiting for EOSE): nothing was sent, so nothing needs to wait. The publish itself is not
+    // aborted: the prompt may reach the agent, which then needs the ai.cancel.
+    this._prePublish = resumed ? null : new AbortController();
     this._result = new Promise((resolve, reject) => {
       this._resolve = resolve;
       this._reject = reject;
@@ -222,7 +226,7 @@ export class Run {
 
   // Subscribes to the run's events (before the prompt goes out: they are ephemeral on ordinary relays).
   // Privacy-first: the wraps addressed to the client (routing by the wrapper's p and kind only).
-  async _subscribe(since) {
+  async _subscribe(since, signal) {
     const filter =
       this.privacy === 'nip59'
         ? { kinds: [GIFT_WRAP], '#p': [this.client], since: since - WRAP_LOOKBACK }
@@ -233,6 +237,7 @@ export class Run {
       [filter],
       {
         relays: this._relays,
+        signal,
         onevent: (e) => this._enqueue(e),
         // Ended by the pool or every relay (not by us: _finish closes it after the terminal).
         onclose: (reasons) => {
@@ -249,7 +254,7 @@ export class Run {
       this.client = await this._signer.getPublicKey();
       if (this._privacyWish !== 'default') {
         // The client's wish and the agent's ai.info: supports_nip59 (Protocol Flow 2).
-        const { info } = await discover(this._pool, this.agent, { relays: this._relays, maxWait: 3000 });
+        const { info } = await discover(this._pool, this.agent, { relays: this._relays, maxWait: 3000, signal: this._prePublish.signal });
         const supported = info.supports_nip59 === true;
         if (this._privacyWish === 'nip59' && !supported)
           throw new NostrError('UNSUPPORTED_FEATURE', 'the agent does not advertise supports_nip59 (privacy: nip59)');
@@ -289,8 +294,9 @@ export class Run {
         };
         await this._store.putRun(this._record);
       }
-      await this._subscribe(event.created_at);
+      await this._subscribe(event.created_at, this._prePublish.signal);
       if (this._done) return false;
+      this._prePublish = null;
       if (this._cancelRequested) {
         this._finish(null, new AgentError('CANCELLED', 'cancelled before the prompt was sent'));
         return false;
@@ -302,8 +308,11 @@ export class Run {
       }
       return !this._done;
     } catch (err) {
-      this._finish(null, err);
+      const cancelled = this._cancelRequested && err?.code === 'ABORTED';
+      this._finish(null, cancelled ? new AgentError('CANCELLED', 'cancelled before the prompt was sent') : err);
       return false;
+    } finally {
+      this._prePublish = null;
     }
   }
 
@@ -501,6 +510,7 @@ export class Run {
     const verdict = validatePayload(KINDS.cancel, plaintext);
     if (!verdict.ok) throw new NostrError('INVALID_ARGUMENT', `cancel: ${verdict.message}`);
     this._cancelRequested = true;
+    this._prePublish?.abort();
     if (!(await this._published) || this._done) return false;
     const tags = [['p', this.agent], ['e', this.id, '', 'root'], ['encryption', 'nip44']];
     if (this.session) tags.push(['s', this.session]);

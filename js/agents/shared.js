@@ -49,17 +49,35 @@ export async function sealEvent(signer, recipient, { kind, tags, plaintext }, no
   return signer.signEvent({ kind, tags, content, created_at: now() });
 }
 
-/** Subscribes and resolves once the relays sent EOSE (or after maxWait ms), so live events are not missed. */
-export function subscribeLive(pool, filters, { relays, onevent, onclose, maxWait = 5000 }) {
+/**
+ * Subscribes and resolves once the relays sent EOSE (or after maxWait ms), so live events are not
+ * missed. `signal` aborting before then closes the subscription and rejects with ABORTED.
+ */
+export function subscribeLive(pool, filters, { relays, onevent, onclose, maxWait = 5000, signal }) {
   return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new NostrError('ABORTED', 'the operation was aborted', { cause: signal.reason }));
     let sub;
+    let aborted = false;
+    // Aborted before the subscription is live: closed at once, and its onclose is not the caller's
+    // (the caller asked for the end; it is not the relays' doing).
+    const onAbort = () => {
+      aborted = true;
+      sub?.close('aborted');
+      reject(new NostrError('ABORTED', 'the operation was aborted', { cause: signal.reason }));
+    };
+    const live = () =>
+      queueMicrotask(() => {
+        signal?.removeEventListener('abort', onAbort);
+        if (!aborted) resolve(sub);
+      });
     try {
-      sub = pool.subscribe(filters, { relays, onevent, onclose, oneose: () => queueMicrotask(() => resolve(sub)), maxWait });
+      sub = pool.subscribe(filters, { relays, onevent, onclose: (reasons) => aborted || onclose?.(reasons), oneose: live, maxWait });
     } catch (err) {
       reject(err);
       return;
     }
-    if (sub.eosed) queueMicrotask(() => resolve(sub));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (sub.eosed) live();
   });
 }
 

@@ -191,9 +191,13 @@ export class RelayPool {
     if (conn.state === 'backing-off' && !this._wants(conn)) conn._idle();
   }
 
-  /** Connects to a relay now; resolves its status once open. RELAY_UNREACHABLE after `timeout`. */
+  /**
+   * Connects to a relay now; resolves its status once open. RELAY_UNREACHABLE after `timeout`,
+   * ABORTED when `signal` aborts (or already has, even if the relay is open: as publish does).
+   */
   async ensureRelay(url, { timeout = this._opts.connectTimeout, signal } = {}) {
     this._ensureOpen();
+    if (signal?.aborted) throw abortError(signal);
     const conn = this._conn(url);
     conn.holds++;
     try {
