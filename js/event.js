@@ -26,7 +26,7 @@ function isTimestamp(t) {
 }
 
 /** Throws a NostrError INVALID_EVENT naming the first field of a template that is wrong. */
-function checkTemplate(t) {
+export function checkTemplate(t) {
   if (t === null || typeof t !== 'object') throw new NostrError('INVALID_EVENT', 'event must be an object');
   if (!isKind(t.kind)) throw new NostrError('INVALID_EVENT', 'kind must be an integer from 0 to 65535');
   if (!isTimestamp(t.created_at)) throw new NostrError('INVALID_EVENT', 'created_at must be a non-negative integer');

@@ -21,12 +21,12 @@ function asKey32(key, what) {
   return key;
 }
 
-function asPlaintext(plaintext) {
+export function asPlaintext(plaintext) {
   if (typeof plaintext !== 'string') throw new NostrError('INVALID_ARGUMENT', 'plaintext must be a string');
   return plaintext;
 }
 
-function asPayload(payload) {
+export function asPayload(payload) {
   if (typeof payload !== 'string') throw new NostrError('NIP44_INVALID_PAYLOAD', 'payload must be a string');
   return payload;
 }
@@ -34,7 +34,7 @@ function asPayload(payload) {
 // Either case, as nostr-tools' hexToBytes accepts; the core reads exactly 64 ASCII bytes.
 const HEX64 = /^[0-9a-fA-F]{64}$/;
 
-function asPubkeyHex(pubkeyHex) {
+export function asPubkeyHex(pubkeyHex) {
   if (typeof pubkeyHex !== 'string' || !HEX64.test(pubkeyHex))
     throw new NostrError('INVALID_PUBLIC_KEY', 'public key must be 64 hex characters');
   return pubkeyHex;

@@ -111,7 +111,9 @@ export interface NostrConnectSession {
 
 /**
  * A NIP-46 remote signer as a Signer (NIP-44 transport, kind 24133). Every call settles: with the
- * answer or a Nip46Error.
+ * answer or a Nip46Error. Bad input is refused before the bunker is asked, with LocalSigner's
+ * codes: INVALID_EVENT (template), INVALID_PUBLIC_KEY, INVALID_ARGUMENT (plaintext not a string),
+ * NIP44_INVALID_PAYLOAD (payload not a string).
  */
 export class Nip46Signer implements Signer {
   private constructor();

@@ -13,7 +13,8 @@
 // signal), SIGNER_DISPOSED (close()), or INVALID_EVENT / INVALID_PUBLIC_KEY /
 // SIGNER_INVALID_RESPONSE (the answer came but does not hold up).
 import { NostrError } from './errors.js';
-import { verifyEventError } from './event.js';
+import { checkTemplate, verifyEventError } from './event.js';
+import { asPayload, asPlaintext, asPubkeyHex } from './nip44.js';
 import { isHex32 } from './hex.js';
 import { RelayPool } from './relay/index.js';
 import { LocalSigner } from './signer.js';
@@ -438,10 +439,7 @@ export class Nip46Signer {
   /** Asks the bunker to sign; the answer must verify, be the user's, and match the template. options: timeout, signal. */
   async signEvent(template, options) {
     this.#live('sign_event');
-    if (template === null || typeof template !== 'object')
-      throw new NostrError('INVALID_EVENT', 'event template must be an object');
-    if (!Array.isArray(template.tags) || !template.tags.every((t) => Array.isArray(t) && t.every((s) => typeof s === 'string')))
-      throw new NostrError('INVALID_EVENT', 'tags must be an array of arrays of strings');
+    checkTemplate(template); // LocalSigner's checks and errors, before the bunker is asked
     const t = { kind: template.kind, content: template.content, tags: template.tags, created_at: template.created_at };
     const answer = await this.#request('sign_event', [JSON.stringify(t)], options);
     let signed;
@@ -468,17 +466,19 @@ export class Nip46Signer {
 
   async nip44Encrypt(pubkey, plaintext, options) {
     this.#live('nip44_encrypt');
-    return this.#stringAnswer('nip44_encrypt', [pubkey, plaintext], options);
+    asPubkeyHex(pubkey);
+    asPlaintext(plaintext);
+    return this.#stringAnswer('nip44_encrypt', [pubkey.toLowerCase(), plaintext], options);
   }
 
   async nip44Decrypt(pubkey, payload, options) {
     this.#live('nip44_decrypt');
-    return this.#stringAnswer('nip44_decrypt', [pubkey, payload], options);
+    asPubkeyHex(pubkey);
+    asPayload(payload);
+    return this.#stringAnswer('nip44_decrypt', [pubkey.toLowerCase(), payload], options);
   }
 
   async #stringAnswer(method, params, options) {
-    if (!params.every((p) => typeof p === 'string'))
-      throw new NostrError('INVALID_ARGUMENT', `${method} takes a pubkey and a string`);
     const out = await this.#request(method, params, options);
     if (typeof out !== 'string') throw invalid(method, 'is not a string');
     return out;

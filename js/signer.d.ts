@@ -42,7 +42,9 @@ export class LocalSigner implements Signer {
 /**
  * A NIP-07 extension as a Signer. Errors: SIGNER_UNAVAILABLE (no extension), SIGNER_UNSUPPORTED
  * (no window.nostr.nip44), SIGNER_REJECTED (the extension refused; `cause` is its error).
- * Signed events are verified and must match the template.
+ * Signed events are verified and must match the template. Bad input is refused before the
+ * extension sees it, with LocalSigner's codes: INVALID_EVENT (template), INVALID_PUBLIC_KEY,
+ * INVALID_ARGUMENT (plaintext not a string), NIP44_INVALID_PAYLOAD (payload not a string).
  */
 export class Nip07Signer implements Signer {
   /** Defaults to window.nostr, looked up at each call. */

@@ -3,10 +3,10 @@
 // (LocalSigner) or in a NIP-07 browser extension (Nip07Signer) that never shows the key.
 import { core, checked } from './core.js';
 import { NostrError } from './errors.js';
-import { signWithHandle, verifyEventError } from './event.js';
+import { checkTemplate, signWithHandle, verifyEventError } from './event.js';
 import { isHex32 } from './hex.js';
 import { createKeyHandle } from './keys.js';
-import { encryptWithHandle, decryptWithHandle } from './nip44.js';
+import { asPayload, asPlaintext, asPubkeyHex, encryptWithHandle, decryptWithHandle } from './nip44.js';
 
 // nip59 reaches a LocalSigner's key handle through this (registered, so no export is needed) to
 // run a whole wrap or unwrap in one wasm call.
@@ -168,10 +168,9 @@ export class Nip07Signer {
 
   async signEvent(template) {
     const ext = this.#ext();
-    if (template === null || typeof template !== 'object')
-      throw new NostrError('INVALID_EVENT', 'event template must be an object');
-    if (!Array.isArray(template.tags) || !template.tags.every(Array.isArray))
-      throw new NostrError('INVALID_EVENT', 'tags must be an array of arrays of strings');
+    // What LocalSigner refuses is refused here too, with the same error, before the extension
+    // would show its user a request to sign it.
+    checkTemplate(template);
     const t = { kind: template.kind, created_at: template.created_at, tags: template.tags, content: template.content };
     let signed;
     try {
@@ -197,9 +196,11 @@ export class Nip07Signer {
 
   async nip44Encrypt(pubkey, plaintext) {
     const n = this.#nip44(this.#ext());
+    asPubkeyHex(pubkey);
+    asPlaintext(plaintext);
     let out;
     try {
-      out = await n.encrypt(pubkey, plaintext);
+      out = await n.encrypt(pubkey.toLowerCase(), plaintext);
     } catch (err) {
       throw rejected('nip44.encrypt', err);
     }
@@ -209,9 +210,11 @@ export class Nip07Signer {
 
   async nip44Decrypt(pubkey, payload) {
     const n = this.#nip44(this.#ext());
+    asPubkeyHex(pubkey);
+    asPayload(payload);
     let out;
     try {
-      out = await n.decrypt(pubkey, payload);
+      out = await n.decrypt(pubkey.toLowerCase(), payload);
     } catch (err) {
       throw rejected('nip44.decrypt', err);
     }

@@ -514,6 +514,45 @@ describe('nip46 signer and bunker over a dev relay', () => {
     }
   });
 
+  it("bad input is refused with LocalSigner's codes before the bunker is asked", async () => {
+    const asked = [];
+    const watched = {
+      getPublicKey: () => user.getPublicKey(),
+      signEvent: (t) => (asked.push('signEvent'), user.signEvent(t)),
+      nip44Encrypt: (p, s) => (asked.push('encrypt'), user.nip44Encrypt(p, s)),
+      nip44Decrypt: (p, s) => (asked.push('decrypt'), user.nip44Decrypt(p, s)),
+    };
+    const bunker = await bunkerWith({ signer: watched });
+    const signer = await Nip46Signer.connect(bunker.bunkerUri, { pool: newPool() });
+    const local = LocalSigner.generate();
+    const pk = local.publicKey;
+    const cases = [
+      [(s) => s.signEvent(null), 'no template'],
+      [(s) => s.signEvent({ created_at: 1, tags: [], content: '' }), 'no kind'],
+      [(s) => s.signEvent({ kind: 1, created_at: -5, tags: [], content: '' }), 'negative created_at'],
+      [(s) => s.signEvent({ kind: 1, created_at: 1, tags: [], content: null }), 'content not a string'],
+      [(s) => s.nip44Encrypt('zz', 'x'), 'bad key'],
+      [(s) => s.nip44Encrypt(pk, 42), 'plaintext not a string'],
+      [(s) => s.nip44Decrypt(pk, ['x']), 'payload not a string'],
+    ];
+    try {
+      for (const [call, what] of cases) {
+        let want;
+        await assert.rejects(call(local), (e) => ((want = e), true));
+        await rejectsWith(call(signer), want.code, (err) => assert.equal(err.message, want.message, what));
+      }
+      assert.deepEqual(asked, [], 'the bunker was asked nothing');
+      // either case of hex, as LocalSigner; the bunker gets lowercase
+      const me = await signer.getPublicKey();
+      const payload = await signer.nip44Encrypt(me.toUpperCase(), 'hi');
+      assert.equal(await signer.nip44Decrypt(me.toUpperCase(), payload), 'hi');
+      assert.deepEqual(asked, ['encrypt', 'decrypt']);
+    } finally {
+      local.dispose();
+      await signer.close();
+    }
+  });
+
   it('bad options are INVALID_ARGUMENT, synchronously or as a rejection', async () => {
     await rejectsWith(Nip46Signer.connect('bunker://zz', {}), 'INVALID_ARGUMENT');
     await rejectsWith(Nip46Signer.connect(toBunkerURL({ pubkey: bunkerKey.publicKey, relays: [relay.url] }), { requestTimeout: -1 }), 'INVALID_ARGUMENT');

@@ -276,3 +276,51 @@ test('an extension that refuses gives SIGNER_REJECTED with the cause; a lying on
   assert.equal(isSigner({ getPublicKey() {} }), false);
   assert.equal(isSigner(null), false);
 });
+
+test('Nip07Signer refuses bad input with LocalSigner\'s codes before the extension sees it', async () => {
+  const sk = tools.generateSecretKey();
+  const ext = toolsExtension(sk);
+  const asked = [];
+  const watched = {
+    ...ext,
+    signEvent: (t) => (asked.push('signEvent'), ext.signEvent(t)),
+    nip44: { encrypt: (...a) => (asked.push('encrypt'), ext.nip44.encrypt(...a)), decrypt: (...a) => (asked.push('decrypt'), ext.nip44.decrypt(...a)) },
+  };
+  const local = new LocalSigner(sk);
+  const viaExt = new Nip07Signer(watched);
+  const pk = tools.getPublicKey(nostr.generateSecretKey());
+  const badTemplates = [
+    null,
+    { created_at: 1, tags: [], content: '' },
+    { kind: 70000, created_at: 1, tags: [], content: '' },
+    { kind: 1, created_at: -1, tags: [], content: '' },
+    { kind: 1, created_at: 1.5, tags: [], content: '' },
+    { kind: 1, created_at: 1, tags: [[1]], content: '' },
+    { kind: 1, created_at: 1, tags: [], content: 5 },
+  ];
+  const cases = [
+    ...badTemplates.map((t) => [(s) => s.signEvent(t), `signEvent ${JSON.stringify(t)}`]),
+    [(s) => s.nip44Encrypt('zz', 'x'), 'nip44Encrypt bad key'],
+    [(s) => s.nip44Encrypt(pk.slice(1), 'x'), 'nip44Encrypt short key'],
+    [(s) => s.nip44Encrypt(pk, 5), 'nip44Encrypt plaintext not a string'],
+    [(s) => s.nip44Decrypt(null, 'x'), 'nip44Decrypt no key'],
+    [(s) => s.nip44Decrypt(pk, {}), 'nip44Decrypt payload not a string'],
+  ];
+  try {
+    for (const [call, what] of cases) {
+      let want;
+      await assert.rejects(call(local), (e) => ((want = e), true));
+      assert.ok(want.code, what);
+      await assert.rejects(call(viaExt), (e) => e instanceof nostr.NostrError && e.code === want.code && e.message === want.message, `${what}: ${want.code}`);
+    }
+    assert.deepEqual(asked, [], 'the extension was asked nothing');
+    // Either case of hex, as LocalSigner: the extension gets lowercase.
+    const payload = await viaExt.nip44Encrypt(pk.toUpperCase(), 'hi');
+    assert.deepEqual(asked, ['encrypt']);
+    assert.equal(typeof payload, 'string');
+    const mine = tools.getPublicKey(sk);
+    assert.equal(await viaExt.nip44Decrypt(mine.toUpperCase(), await local.nip44Encrypt(mine, 'back')), 'back');
+  } finally {
+    local.dispose();
+  }
+});
