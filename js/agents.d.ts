@@ -379,7 +379,7 @@ export interface ServeAgentOptions {
   since?: number;
   /** Failures the client is not told about in detail (handler errors, publish failures). */
   onError?: (error: unknown) => void;
-  /** ms stop() waits for running handlers. Default 2000. */
+  /** ms stop() waits for running handlers (a handler still running then is left behind; its client gets INTERNAL_ERROR anyway). Default 2000. */
   stopTimeout?: number;
   /**
    * Seconds a live prompt's created_at may lie behind this agent's clock and still be answered
@@ -397,7 +397,7 @@ export interface ServedAgent {
   readonly infoEvent: NostrEvent;
   /** Runs in progress. */
   readonly active: number;
-  /** Stops answering; running handlers are aborted and their runs end with INTERNAL_ERROR. */
+  /** Stops answering; running handlers are aborted and their runs end with INTERNAL_ERROR (also those whose handler ignores the abort). */
   stop(): Promise<void>;
 }
 

@@ -311,7 +311,10 @@ export async function serveAgent({
       get active() {
         return runs.size;
       },
-      /** Stops answering: aborts running handlers (their runs end with INTERNAL_ERROR), closes what it opened. */
+      /**
+       * Stops answering: aborts running handlers (their runs end with INTERNAL_ERROR, also when a
+       * handler ignores its signal past stopTimeout), closes what it opened.
+       */
       async stop() {
         if (stopped) return;
         stopped = true;
@@ -322,6 +325,15 @@ export async function serveAgent({
         const settled = Promise.all(running.map((st) => st.whole.catch(() => {})));
         await Promise.race([settled, new Promise((r) => (timer = setTimeout(r, stopTimeout)))]);
         clearTimeout(timer);
+        // Handlers that ignore their signal are left running, but their clients still get the
+        // terminal (waiting for it at most stopTimeout again); drive() sends nothing more later,
+        // as the run is finished.
+        const late = running.filter((st) => [...runs.values()].includes(st) && !st.cancelled && !st.run.finished);
+        if (late.length > 0) {
+          const sent = Promise.all(late.map((st) => emit(st, st.run.fail('INTERNAL_ERROR', 'the agent stopped'))));
+          await Promise.race([sent, new Promise((r) => (timer = setTimeout(r, stopTimeout)))]);
+          clearTimeout(timer);
+        }
         gate.delete();
         if (owned) await pool.close();
       },

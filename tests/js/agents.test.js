@@ -468,6 +468,50 @@ describe('NIP-XX client and runtime over a real relay', () => {
     }
   });
 
+  it('stop(): a handler that ignores its signal past stopTimeout is left behind, and its client still gets INTERNAL_ERROR once', async () => {
+    const agentSigner = LocalSigner.generate();
+    const client = LocalSigner.generate();
+    let started;
+    const running = new Promise((r) => (started = r));
+    let release;
+    const held = new Promise((r) => (release = r));
+    let resumed = false;
+    const agent = await serveAgent({
+      signer: agentSigner,
+      relays: [relay.url],
+      info: INFO,
+      stopTimeout: 200,
+      async *handler() {
+        yield 'working';
+        started();
+        await held; // deaf to the signal
+        resumed = true;
+        yield 'too late';
+      },
+    });
+    const p = newPool();
+    try {
+      const run = prompt({ pool: p, signer: client, agent: agent.pubkey, message: 'hello' });
+      const updates = [];
+      const collected = (async () => {
+        for await (const u of run) updates.push(u.type === 'terminal' ? `terminal:${u.error?.code}` : `${u.type}:${u.text}`);
+      })();
+      await running;
+      await agent.stop();
+      await assert.rejects(run.result, (e) => e instanceof AgentError && e.code === 'INTERNAL_ERROR' && /stopped/.test(e.message));
+      release(); // the handler ends after all: nothing more is sent
+      await collected;
+      assert.deepEqual(updates, ['delta:working', 'terminal:INTERNAL_ERROR']);
+      for (let i = 0; i < 50 && !resumed; i++) await sleep(10);
+      assert.equal(resumed, true);
+    } finally {
+      release();
+      await agent.stop();
+      agentSigner.dispose();
+      client.dispose();
+    }
+  });
+
   it('a cancel before the prompt is sent ends the run locally, and nothing is published', async () => {
     await withAgent({ async *handler() { yield 'x'; } }, async ({ ask, agent }) => {
       const run = ask('never mind');
