@@ -51,7 +51,10 @@ export type WebSocketConstructor = new (url: string) => {
   close(code?: number, reason?: string): void;
 };
 
-/** Options of new RelayPool(). */
+/**
+ * Options of new RelayPool(). Timeouts, delays and counts must be numbers >= 0 (counts integers):
+ * anything else (a string such as '300', NaN, a negative) throws INVALID_ARGUMENT.
+ */
 export interface RelayPoolOptions {
   /** Relays used when a call names none. */
   relays?: string[];
@@ -193,7 +196,7 @@ export interface SubscribeOptions {
   oneose?: () => void;
   /** Once, when the subscription ends. */
   onclose?: (reasons: CloseReason[]) => void;
-  /** ms after which oneose fires even if some relay has not sent EOSE. */
+  /** ms after which oneose fires even if some relay has not sent EOSE (a number >= 0; Infinity: never; else INVALID_ARGUMENT). */
   maxWait?: number;
   signal?: PoolAbortSignal;
 }
@@ -231,8 +234,9 @@ export interface PublishResult {
 /** Options of pool.publish. */
 export interface PublishOptions {
   relays?: string[];
-  /** ms per relay, waiting for a reconnecting relay and retries included. */
+  /** ms per relay, waiting for a reconnecting relay and retries included (a number >= 0, or Infinity; else INVALID_ARGUMENT). */
   timeout?: number;
+  /** An integer >= 0. */
   retries?: number;
   signal?: PoolAbortSignal;
   /** Called as each relay's outcome is known. */
@@ -261,7 +265,7 @@ export class RelayPool {
   /** One outcome per relay; rejects only for an invalid event or an aborted signal. */
   publish(event: NostrEvent, options?: PublishOptions): Promise<PublishResult[]>;
 
-  /** Connects now; RELAY_UNREACHABLE after `timeout`; ABORTED when `signal` aborts (or already has). */
+  /** Connects now; RELAY_UNREACHABLE after `timeout` (ms >= 0, or Infinity); ABORTED when `signal` aborts (or already has). */
   ensureRelay(url: string, options?: { timeout?: number; signal?: PoolAbortSignal }): Promise<RelayStatus>;
   /** One relay's status, or every relay's. */
   status(url: string): RelayStatus;

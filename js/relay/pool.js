@@ -46,13 +46,34 @@ const DEFAULTS = {
   keepAlive: false,
 };
 
+/**
+ * `value` as a number of ms (or a count, with `integer`) >= 0, or INVALID_ARGUMENT. Strings, NaN
+ * and negatives are refused: `now + '300'` would make a deadline of a string and every wait end
+ * at once. Infinity only where a deadline takes it (`orInfinity`).
+ */
+function checkMs(value, name, { integer = false, orInfinity = false } = {}) {
+  if (typeof value === 'number' && ((orInfinity && value === Infinity) || (Number.isFinite(value) && value >= 0 && (!integer || Number.isInteger(value)))))
+    return value;
+  throw new NostrError('INVALID_ARGUMENT', `${name} must be ${integer ? 'an integer' : 'a number of ms'} >= 0${orInfinity ? ' (or Infinity)' : ''}`);
+}
+
+const MS_OPTIONS = ['connectTimeout', 'publishTimeout', 'authTimeout', 'infoTimeout'];
+const COUNT_OPTIONS = ['publishRetries', 'subscriptionRetries', 'maxFrameBytes', 'seenCap', 'resubscribeOverlap'];
+
 function options(o) {
+  if (o === null || typeof o !== 'object') throw new NostrError('INVALID_ARGUMENT', 'RelayPool options must be an object');
   const opts = { ...DEFAULTS, ...o };
   opts.reconnect = o.reconnect === false ? false : { ...DEFAULTS.reconnect, ...(o.reconnect || {}) };
   opts.retry = { ...DEFAULTS.retry, ...(o.retry || {}) };
   opts.ping = o.ping === false ? false : { ...DEFAULTS.ping, ...(o.ping || {}) };
   if (opts.signer !== undefined && (opts.signer === null || typeof opts.signer.signEvent !== 'function'))
     throw new NostrError('INVALID_ARGUMENT', 'signer must have signEvent(template)');
+  if (!Array.isArray(opts.relays) || !opts.relays.every((r) => typeof r === 'string'))
+    throw new NostrError('INVALID_ARGUMENT', 'relays must be an array of relay URLs');
+  for (const k of MS_OPTIONS) checkMs(opts[k], k);
+  for (const k of COUNT_OPTIONS) checkMs(opts[k], k, { integer: true });
+  for (const [group, value] of [['reconnect', opts.reconnect], ['retry', opts.retry], ['ping', opts.ping]])
+    if (value !== false) for (const [k, v] of Object.entries(value)) checkMs(v, `${group}.${k}`);
   return opts;
 }
 
@@ -197,6 +218,7 @@ export class RelayPool {
    */
   async ensureRelay(url, { timeout = this._opts.connectTimeout, signal } = {}) {
     this._ensureOpen();
+    checkMs(timeout, 'timeout', { orInfinity: true });
     if (signal?.aborted) throw abortError(signal);
     const conn = this._conn(url);
     conn.holds++;
@@ -326,6 +348,7 @@ export class RelayPool {
   subscribe(filters, opts = {}) {
     this._ensureOpen();
     const list = Array.isArray(filters) ? filters : [filters];
+    if (opts.maxWait !== undefined) checkMs(opts.maxWait, 'maxWait', { orInfinity: true });
     const conns = this._connsFor(opts.relays);
     const label = typeof opts.id === 'string' && opts.id.length > 0 ? opts.id.slice(0, 40) : 'sub';
     const id = `${label}:${(++this._nextSub).toString(36)}`;
@@ -343,7 +366,7 @@ export class RelayPool {
         this._closeSubscription(sub, { relay: '', reason: 'aborted', message: 'aborted' }, abortError(opts.signal));
       opts.signal.addEventListener('abort', sub._onAbort, { once: true });
     }
-    if (opts.maxWait !== undefined) sub._timer = this._clock.set(() => sub._checkEose(true), opts.maxWait);
+    if (opts.maxWait !== undefined && opts.maxWait !== Infinity) sub._timer = this._clock.set(() => sub._checkEose(true), opts.maxWait);
     for (const conn of conns) {
       if (conn.isOpen) this._sendReq(sub, conn);
       else conn.use();
@@ -539,8 +562,8 @@ export class RelayPool {
     const { signal } = opts;
     if (signal?.aborted) throw abortError(signal);
     const conns = this._connsFor(opts.relays);
-    const timeout = opts.timeout ?? this._opts.publishTimeout;
-    const retries = opts.retries ?? this._opts.publishRetries;
+    const timeout = checkMs(opts.timeout ?? this._opts.publishTimeout, 'timeout', { orInfinity: true });
+    const retries = checkMs(opts.retries ?? this._opts.publishRetries, 'retries', { integer: true });
     const deadline = this._clock.now() + timeout;
     const frame = encodeEvent(event);
     const outcomes = await Promise.all(

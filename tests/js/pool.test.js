@@ -416,3 +416,43 @@ describe('pool retries', () => {
     }
   });
 });
+
+describe('pool options', () => {
+  it('timeouts and counts that are not numbers >= 0 are INVALID_ARGUMENT, not waits that end at once', async () => {
+    const bad = [
+      [{ relays: 'wss://relay.example.com' }, /relays must be an array/],
+      [{ relays: [42] }, /relays must be an array/],
+      [{ publishTimeout: '300' }, /publishTimeout/],
+      [{ connectTimeout: NaN }, /connectTimeout/],
+      [{ authTimeout: -1 }, /authTimeout/],
+      [{ infoTimeout: Infinity }, /infoTimeout/],
+      [{ publishRetries: 1.5 }, /publishRetries must be an integer/],
+      [{ seenCap: '10' }, /seenCap/],
+      [{ ping: { interval: '100' } }, /ping\.interval/],
+      [{ reconnect: { maxDelay: -5 } }, /reconnect\.maxDelay/],
+      [{ retry: { factor: null } }, /retry\.factor/],
+    ];
+    for (const [opts, message] of bad)
+      assert.throws(() => new nostr.RelayPool(opts), (e) => e instanceof NostrError && e.code === 'INVALID_ARGUMENT' && message.test(e.message), JSON.stringify(opts));
+    assert.throws(() => new nostr.RelayPool(null), { code: 'INVALID_ARGUMENT' });
+    new nostr.RelayPool({ ping: false, reconnect: false, publishTimeout: 0 }).close();
+
+    const relay = await startDevRelay({ memory: true });
+    const p = pool({ relays: [relay.url] });
+    try {
+      const ev = makeEvent(nostr.generateSecretKey(), { content: 'options' });
+      for (const o of [{ timeout: '300' }, { timeout: NaN }, { timeout: -1 }, { retries: 'x' }, { retries: -1 }])
+        await assert.rejects(p.publish(ev, o), { code: 'INVALID_ARGUMENT' }, JSON.stringify(o));
+      for (const o of [{ maxWait: '300' }, { maxWait: -5 }])
+        await assert.rejects(p.query([{ kinds: [1] }], o), { code: 'INVALID_ARGUMENT' }, JSON.stringify(o));
+      await assert.rejects(p.ensureRelay(relay.url, { timeout: '300' }), { code: 'INVALID_ARGUMENT' });
+      // the same calls with numbers work; Infinity is "no deadline" where a call takes a deadline
+      assert.deepEqual((await p.publish(ev, { timeout: Infinity, retries: 0 })).map((r) => r.status), ['accepted']);
+      assert.deepEqual((await p.query([{ ids: [ev.id] }], { maxWait: Infinity })).map((e) => e.id), [ev.id]);
+      assert.equal((await p.ensureRelay(relay.url, { timeout: Infinity })).state, 'open');
+    } finally {
+      await p.close();
+      await relay.close();
+    }
+  });
+});
