@@ -62,10 +62,12 @@ const COUNT_OPTIONS = ['publishRetries', 'subscriptionRetries', 'maxFrameBytes',
 
 function options(o) {
   if (o === null || typeof o !== 'object') throw new NostrError('INVALID_ARGUMENT', 'RelayPool options must be an object');
-  const opts = { ...DEFAULTS, ...o };
-  opts.reconnect = o.reconnect === false ? false : { ...DEFAULTS.reconnect, ...(o.reconnect || {}) };
-  opts.retry = { ...DEFAULTS.retry, ...(o.retry || {}) };
-  opts.ping = o.ping === false ? false : { ...DEFAULTS.ping, ...(o.ping || {}) };
+  // An option given as undefined is not given (`{ relays: options.relays }`).
+  const given = (x) => Object.fromEntries(Object.entries(x || {}).filter(([, v]) => v !== undefined));
+  const opts = { ...DEFAULTS, ...given(o) };
+  opts.reconnect = o.reconnect === false ? false : { ...DEFAULTS.reconnect, ...given(o.reconnect) };
+  opts.retry = { ...DEFAULTS.retry, ...given(o.retry) };
+  opts.ping = o.ping === false ? false : { ...DEFAULTS.ping, ...given(o.ping) };
   if (opts.signer !== undefined && (opts.signer === null || typeof opts.signer.signEvent !== 'function'))
     throw new NostrError('INVALID_ARGUMENT', 'signer must have signEvent(template)');
   if (!Array.isArray(opts.relays) || !opts.relays.every((r) => typeof r === 'string'))

@@ -436,6 +436,10 @@ describe('pool options', () => {
       assert.throws(() => new nostr.RelayPool(opts), (e) => e instanceof NostrError && e.code === 'INVALID_ARGUMENT' && message.test(e.message), JSON.stringify(opts));
     assert.throws(() => new nostr.RelayPool(null), { code: 'INVALID_ARGUMENT' });
     new nostr.RelayPool({ ping: false, reconnect: false, publishTimeout: 0 }).close();
+    // an option given as undefined is the default (`{ relays: options.relays }`)
+    const dflt = new nostr.RelayPool({ relays: undefined, publishTimeout: undefined, ping: { interval: undefined } });
+    await assert.rejects(dflt.publish(makeEvent(nostr.generateSecretKey(), {})), { code: 'INVALID_ARGUMENT', message: /no relays given/ });
+    await dflt.close();
 
     const relay = await startDevRelay({ memory: true });
     const p = pool({ relays: [relay.url] });
