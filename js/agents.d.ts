@@ -37,7 +37,7 @@ export class AgentError extends NostrError {
 
 /**
  * The agent's ai.info: the newest valid one by (created_at, id), remembered per pool; with none,
- * the seed's defaults and `event: null`.
+ * the seed's defaults and `event: null`. `agent`: hex or npub.
  */
 export function discover(
   pool: RelayPool,
@@ -56,7 +56,7 @@ export interface PromptOptions {
   /** Relays to use (default: the pool's). */
   relays?: string[];
   signer: Signer;
-  /** The agent's hex public key. */
+  /** The agent's public key: hex or npub (INVALID_ARGUMENT otherwise). */
   agent: string;
   message: string;
   model?: string;
@@ -137,6 +137,7 @@ export class Run implements AsyncIterable<AgentRunUpdate> {
   readonly id: string | null;
   /** The client's public key, once known. */
   readonly client: string | null;
+  /** The agent's hex public key (also when it was given as an npub). */
   readonly agent: string;
   /** The `s` tag, or null (the session is then `sender:<client>`). */
   readonly session: string | null;
@@ -267,7 +268,7 @@ export interface FetchSessionRunsOptions {
   relays?: string[];
   /** The client whose runs to find. */
   signer: Signer;
-  /** The agent's hex public key. */
+  /** The agent's public key: hex or npub (INVALID_ARGUMENT otherwise). */
   agent: string;
   /** Default `sender:<client pubkey>` (which also covers prompts sent without an `s` tag). */
   session?: string;

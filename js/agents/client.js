@@ -2,11 +2,11 @@
 // All I/O is here (relay pool, signer); ordering, dedupe, gaps and terminal selection are the
 // core's ClientRun.
 import { NostrError } from '../errors.js';
-import { isValidPublicKey } from '../keys.js';
 import { ClientRun, KINDS, validatePayload } from '../nipxx.js';
 import { AgentError } from './errors.js';
 import {
   WRAP_LOOKBACK,
+  agentHex,
   defaultInfo,
   openRunWrap,
   requireSigner,
@@ -29,11 +29,6 @@ export const CANCEL_RACE_GRACE = 1500;
 
 const newer = (a, b) => a.created_at > b.created_at || (a.created_at === b.created_at && a.id > b.id);
 
-function requireAgent(agent, what) {
-  if (typeof agent !== 'string' || !isValidPublicKey(agent))
-    throw new NostrError('INVALID_ARGUMENT', `${what}: agent must be a 64-hex public key`);
-}
-
 /**
  * Reads the agent's ai.info (kind 31340). Keeps, per pool, the newest valid one by
  * (created_at, id), so an older copy served later by some relay never replaces it. Resolves
@@ -41,7 +36,7 @@ function requireAgent(agent, what) {
  */
 export async function discover(pool, agent, { relays, maxWait = 5000, signal } = {}) {
   if (!pool || typeof pool.query !== 'function') throw new NostrError('INVALID_ARGUMENT', 'discover: pool is required');
-  requireAgent(agent, 'discover');
+  agent = agentHex(agent, 'discover');
   const events = await pool.query({ kinds: [KINDS.info], authors: [agent] }, { relays, maxWait, signal });
   let cache = infoCache.get(pool);
   if (!cache) infoCache.set(pool, (cache = new Map()));
@@ -133,7 +128,7 @@ export class Run {
     if (store !== undefined && store !== null) requireStore(store, 'prompt');
     if (!PRIVACY.includes(privacy)) throw new NostrError('INVALID_ARGUMENT', `prompt: privacy must be one of ${PRIVACY.join(', ')}`);
     requireSigner(signer, 'prompt');
-    requireAgent(agent, 'prompt');
+    agent = agentHex(agent, 'prompt');
     this._now = secondsClock(now, 'prompt');
     if (typeof message !== 'string' || message.length === 0)
       throw new NostrError('INVALID_ARGUMENT', 'prompt: message must be a non-empty string');

@@ -11,7 +11,7 @@ import { NostrError } from '../errors.js';
 import { isValidPublicKey } from '../keys.js';
 import { ClientRun, KINDS, validatePayload } from '../nipxx.js';
 import { terminalSummary } from './client.js';
-import { requireSigner, tagValue } from './shared.js';
+import { agentHex, requireSigner, tagValue } from './shared.js';
 import { listRuns, requireStore } from './store.js';
 
 const TERMINAL_KINDS = [KINDS.response, KINDS.error];
@@ -33,7 +33,7 @@ const byCreated = (a, b) => a.created_at - b.created_at || (a.createdMs ?? 0) - 
 export async function fetchSessionRuns({ pool, signer, agent, session, store, relays, maxWait = 5000, signal } = {}) {
   if (!pool || typeof pool.query !== 'function') throw new NostrError('INVALID_ARGUMENT', 'fetchSessionRuns: pool is required');
   requireSigner(signer, 'fetchSessionRuns');
-  if (typeof agent !== 'string' || !isValidPublicKey(agent)) throw new NostrError('INVALID_ARGUMENT', 'fetchSessionRuns: agent must be a 64-hex public key');
+  agent = agentHex(agent, 'fetchSessionRuns');
   if (session !== undefined && (typeof session !== 'string' || session.length === 0))
     throw new NostrError('INVALID_ARGUMENT', 'fetchSessionRuns: session must be a non-empty string');
   if (store !== undefined && store !== null) requireStore(store, 'fetchSessionRuns');
@@ -164,8 +164,7 @@ export async function fetchSessionRuns({ pool, signer, agent, session, store, re
 export async function fetchSessions({ pool, signer, agent, store, relays, maxWait = 5000, signal } = {}) {
   if (!pool || typeof pool.query !== 'function') throw new NostrError('INVALID_ARGUMENT', 'fetchSessions: pool is required');
   requireSigner(signer, 'fetchSessions');
-  if (agent !== undefined && (typeof agent !== 'string' || !isValidPublicKey(agent)))
-    throw new NostrError('INVALID_ARGUMENT', 'fetchSessions: agent must be a 64-hex public key');
+  if (agent !== undefined) agent = agentHex(agent, 'fetchSessions');
   if (store !== undefined && store !== null) requireStore(store, 'fetchSessions');
   const me = await signer.getPublicKey();
   const sessions = new Map();

@@ -2,6 +2,8 @@
 import { core } from '../core.js';
 import { NostrError } from '../errors.js';
 import { getEventHash } from '../event.js';
+import { isValidPublicKey } from '../keys.js';
+import { decode as nip19Decode } from '../nip19.js';
 import { unwrapEvent, wrapEvent } from '../nip59.js';
 import { RelayPool } from '../relay/pool.js';
 
@@ -36,6 +38,25 @@ export function requireSigner(signer, what) {
 export function tagValue(event, name) {
   const t = event.tags.find((x) => x[0] === name);
   return t ? t[1] : undefined;
+}
+
+/**
+ * An agent's public key as 64 lowercase hex, from hex (either case) or an npub (as the AGX
+ * functions take peers); INVALID_ARGUMENT otherwise, also for a key that is not on the curve.
+ */
+export function agentHex(agent, what) {
+  let hex = null;
+  if (typeof agent === 'string' && /^[0-9a-fA-F]{64}$/.test(agent)) hex = agent.toLowerCase();
+  else if (typeof agent === 'string' && agent.startsWith('npub1')) {
+    try {
+      const d = nip19Decode(agent);
+      if (d.type === 'npub') hex = d.data;
+    } catch {
+      // not an npub after all: the error below
+    }
+  }
+  if (hex === null || !isValidPublicKey(hex)) throw new NostrError('INVALID_ARGUMENT', `${what}: agent must be a 64-hex public key or an npub`);
+  return hex;
 }
 
 export function rootOf(event) {

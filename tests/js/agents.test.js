@@ -512,6 +512,37 @@ describe('NIP-XX client and runtime over a real relay', () => {
     }
   });
 
+  it('the agent may be named by npub or hex in either case, like AGX peers; anything else is INVALID_ARGUMENT', async () => {
+    await withAgent({ async *handler({ message }) { yield `echo ${message}`; } }, async ({ agent }) => {
+      const s = LocalSigner.generate();
+      const p = newPool();
+      const store = new nostr.MemoryRunStore(); // NIP-XX run events are ephemeral: the dev relay keeps none
+      try {
+        const npub = nostr.nip19.npubEncode(agent.pubkey);
+        for (const name of [npub, agent.pubkey.toUpperCase()]) {
+          const { info, event } = await discover(p, name);
+          assert.equal(event.pubkey, agent.pubkey);
+          assert.deepEqual(info.tool_names, INFO.tool_names);
+          const run = prompt({ pool: p, signer: s, agent: name, message: 'hi', store });
+          assert.equal(run.agent, agent.pubkey);
+          assert.equal((await run.result).text, 'echo hi');
+        }
+        const runs = await nostr.fetchSessionRuns({ pool: p, signer: s, agent: npub, store, maxWait: 2000 });
+        assert.equal(runs.length, 2);
+        assert.ok(runs.every((r) => r.agent === agent.pubkey));
+        assert.deepEqual((await nostr.fetchSessions({ pool: p, signer: s, agent: npub, store, maxWait: 2000 })).map((x) => x.agent), [agent.pubkey]);
+        const nsec = nostr.nip19.nsecEncode(nostr.generateSecretKey());
+        for (const bad of [nsec, 'npub1qqqq', 'zz'.repeat(32), '00'.repeat(32), 42, undefined]) {
+          assert.throws(() => prompt({ pool: p, signer: s, agent: bad, message: 'x' }), { code: 'INVALID_ARGUMENT', message: /agent must be/ }, String(bad));
+          await assert.rejects(discover(p, bad), { code: 'INVALID_ARGUMENT' }, String(bad));
+          await assert.rejects(nostr.fetchSessionRuns({ pool: p, signer: s, agent: bad }), { code: 'INVALID_ARGUMENT' }, String(bad));
+        }
+      } finally {
+        s.dispose();
+      }
+    });
+  });
+
   it('a cancel before the prompt is sent ends the run locally, and nothing is published', async () => {
     await withAgent({ async *handler() { yield 'x'; } }, async ({ ask, agent }) => {
       const run = ask('never mind');
