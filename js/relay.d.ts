@@ -186,16 +186,20 @@ export interface CloseReason {
   code?: string;
 }
 
-/** Options of pool.subscribe (and, without the callbacks, query and get). */
+/**
+ * Options of pool.subscribe (and, without the callbacks, query and get). What a callback throws,
+ * or the promise of an async one rejects with, goes to the pool's 'error' listeners (else
+ * console.error); it never stops the subscription and is never an unhandled rejection.
+ */
 export interface SubscribeOptions {
   relays?: string[];
   /** A label for the subscription id. */
   id?: string;
-  onevent?: (event: NostrEvent, relay: string) => void;
+  onevent?: (event: NostrEvent, relay: string) => void | Promise<void>;
   /** Once every relay sent EOSE, closed it, or is unreachable (or after maxWait). */
-  oneose?: () => void;
+  oneose?: () => void | Promise<void>;
   /** Once, when the subscription ends. */
-  onclose?: (reasons: CloseReason[]) => void;
+  onclose?: (reasons: CloseReason[]) => void | Promise<void>;
   /** ms after which oneose fires even if some relay has not sent EOSE (a number >= 0; Infinity: never; else INVALID_ARGUMENT). */
   maxWait?: number;
   signal?: PoolAbortSignal;
@@ -240,7 +244,7 @@ export interface PublishOptions {
   retries?: number;
   signal?: PoolAbortSignal;
   /** Called as each relay's outcome is known. */
-  onresult?: (result: PublishResult) => void;
+  onresult?: (result: PublishResult) => void | Promise<void>;
 }
 
 /** Counters of received frames: delivered events and drops by reason. */
@@ -277,7 +281,7 @@ export class RelayPool {
   on(type: 'status', listener: (event: RelayStatusEvent) => void): () => void;
   on(type: 'notice', listener: (event: { relay: string; message: string }) => void): () => void;
   on(type: 'drop', listener: (event: DropEvent) => void): () => void;
-  /** What app callbacks throw. */
+  /** What app callbacks (subscription callbacks, other listeners) throw, or their promises reject with. */
   on(type: 'error', listener: (error: unknown) => void): () => void;
   off(type: string, listener: (...args: any[]) => void): void;
 

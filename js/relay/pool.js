@@ -141,14 +141,21 @@ export class RelayPool {
     return set !== undefined && set.size > 0;
   }
 
-  /** Calls an app callback; what it throws goes to 'error' listeners (or the console), never into the pool. */
+  /**
+   * Calls an app callback; what it throws, or the promise an async callback returns rejects with,
+   * goes to 'error' listeners (or the console), never into the pool and never unhandled.
+   */
   _call(fn, ...args) {
-    try {
-      fn(...args);
-    } catch (err) {
+    const fail = (err) => {
       const set = this._listeners.get('error');
       if (set && set.size > 0 && fn !== undefined && !set.has(fn)) this._emit('error', err);
       else console.error('nostr-agents RelayPool: a callback threw', err);
+    };
+    try {
+      const out = fn(...args);
+      if (out !== null && typeof out === 'object' && typeof out.then === 'function') Promise.resolve(out).catch(fail);
+    } catch (err) {
+      fail(err);
     }
   }
 

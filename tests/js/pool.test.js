@@ -459,4 +459,53 @@ describe('pool options', () => {
       await relay.close();
     }
   });
+
+  it('an async callback that rejects reaches the error listeners (or console.error), never an unhandled rejection', async () => {
+    const relay = await startDevRelay({ memory: true });
+    const p = pool({ relays: [relay.url] });
+    const unhandled = [];
+    const onUnhandled = (e) => unhandled.push(e);
+    process.on('unhandledRejection', onUnhandled);
+    const logged = [];
+    const consoleError = console.error;
+    try {
+      const sk = nostr.generateSecretKey();
+      const ev = makeEvent(sk, { content: 'async callbacks' });
+      const errors = [];
+      const off = p.on('error', (e) => errors.push(e.message));
+      await p.publish(ev, { onresult: async () => { throw new Error('onresult failed'); } });
+      const got = [];
+      await new Promise((resolve) => {
+        p.subscribe({ ids: [ev.id] }, {
+          onevent: async (e) => {
+            got.push(e.id);
+            await null;
+            throw new Error('onevent failed');
+          },
+          oneose: async () => {
+            resolve();
+            throw new Error('oneose failed');
+          },
+        });
+      });
+      await until(() => errors.length >= 3);
+      assert.deepEqual(errors.sort(), ['oneose failed', 'onevent failed', 'onresult failed']);
+      assert.deepEqual(got, [ev.id], 'the subscription went on');
+      off();
+      // no error listener: console.error
+      console.error = (...a) => logged.push(a);
+      await p.query([{ ids: [ev.id] }]);
+      p.subscribe({ ids: [ev.id] }, { onevent: () => Promise.reject(new Error('unheard')) });
+      await until(() => logged.length >= 1);
+      assert.match(String(logged[0][0]), /a callback threw/);
+      assert.equal(logged[0][1].message, 'unheard');
+      await sleep(50); // a rejection left unhandled is reported within a tick or two
+      assert.deepEqual(unhandled, []);
+    } finally {
+      console.error = consoleError;
+      process.off('unhandledRejection', onUnhandled);
+      await p.close();
+      await relay.close();
+    }
+  });
 });
