@@ -378,8 +378,8 @@ export interface ServeAgentOptions {
   d?: string;
   /** Prompts older than this (seconds) are ignored. Default: 60 s before start. */
   since?: number;
-  /** Failures the client is not told about in detail (handler errors, publish failures). */
-  onError?: (error: unknown) => void;
+  /** Failures the client is not told about in detail (handler errors, publish failures). May be async; what it throws or rejects with is ignored. */
+  onError?: (error: unknown) => void | Promise<void>;
   /** ms stop() waits for running handlers (a handler still running then is left behind; its client gets INTERNAL_ERROR anyway). Default 2000. */
   stopTimeout?: number;
   /**

@@ -73,8 +73,8 @@ export interface Nip46SignerOptions {
    * the request's clock. Default 300 000.
    */
   approvalTimeout?: number;
-  /** Called once per request with the http(s) URL of an auth_url answer: show it to the user. */
-  onauth?: (url: string) => void;
+  /** Called once per request with the http(s) URL of an auth_url answer: show it to the user. May be async; what it throws or rejects with is ignored. */
+  onauth?: (url: string) => void | Promise<void>;
   /** Permissions asked at connect (NIP-46 perms, e.g. 'sign_event:1'). */
   perms?: string[];
   /** Reuse a client key (copied into wasm memory, wiped on close). Default: a fresh one. */

@@ -391,9 +391,10 @@ export class Nip46Signer {
           authSeen = true;
           if (this.#opts.onauth) {
             try {
-              this.#opts.onauth(url);
+              const out = this.#opts.onauth(url);
+              if (out !== null && typeof out === 'object' && typeof out.then === 'function') out.then(undefined, () => {});
             } catch {
-              // the app's callback failing does not decide the request
+              // the app's callback failing (or, async, rejecting) does not decide the request
             }
           }
         },

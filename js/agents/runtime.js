@@ -77,9 +77,10 @@ export async function serveAgent({
   const report = (err) => {
     if (onError) {
       try {
-        onError(err);
+        const out = onError(err);
+        if (out !== null && typeof out === 'object' && typeof out.then === 'function') out.then(undefined, () => {});
       } catch {
-        // the operator's logger must not break the runtime
+        // the operator's logger must not break the runtime (nor, async, leave an unhandled rejection)
       }
     }
   };

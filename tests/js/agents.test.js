@@ -543,6 +543,35 @@ describe('NIP-XX client and runtime over a real relay', () => {
     });
   });
 
+  it('an async onError that rejects is not an unhandled rejection; the client still gets its INTERNAL_ERROR', async () => {
+    const reported = [];
+    const unhandled = [];
+    const onUnhandled = (e) => unhandled.push(e);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      await withAgent(
+        {
+          async *handler() {
+            yield 'x';
+            throw new Error('handler broke');
+          },
+          onError: async (e) => {
+            reported.push(e.message);
+            throw new Error('the logger is down');
+          },
+        },
+        async ({ ask }) => {
+          await assert.rejects(ask('go').result, { code: 'INTERNAL_ERROR' });
+          assert.deepEqual(reported, ['handler broke']);
+          await sleep(50); // an unhandled rejection is reported within a tick or two
+        },
+      );
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+    assert.deepEqual(unhandled, []);
+  });
+
   it('a cancel before the prompt is sent ends the run locally, and nothing is published', async () => {
     await withAgent({ async *handler() { yield 'x'; } }, async ({ ask, agent }) => {
       const run = ask('never mind');

@@ -343,6 +343,36 @@ describe('nip46 signer and bunker over a dev relay', () => {
     }
   });
 
+  it('an async onauth that rejects decides nothing and is not an unhandled rejection', async () => {
+    const bunker = await bunkerWith({
+      authorize: async (req, ctx) => {
+        if (req.method === 'sign_event') await ctx.sendAuthUrl('https://bunker.example/approve?id=2');
+        return true;
+      },
+    });
+    const unhandled = [];
+    const onUnhandled = (e) => unhandled.push(e);
+    process.on('unhandledRejection', onUnhandled);
+    const urls = [];
+    const signer = await Nip46Signer.connect(bunker.bunkerUri, {
+      pool: newPool(),
+      onauth: async (url) => {
+        urls.push(url);
+        throw new Error('could not open a window');
+      },
+    });
+    try {
+      const ev = await signer.signEvent(note('approved anyway'));
+      assert.ok(verifyEvent(ev));
+      assert.deepEqual(urls, ['https://bunker.example/approve?id=2']);
+      await new Promise((r) => setTimeout(r, 50)); // an unhandled rejection is reported within a tick or two
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      await signer.close();
+    }
+    assert.deepEqual(unhandled, []);
+  });
+
   it('approving the connect itself (auth_url) is not counted against connectTimeout', async () => {
     const approve = gate();
     let asked = 0;
