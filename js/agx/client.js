@@ -1055,11 +1055,14 @@ export class AgxClient {
     if (loaded.entries.length) this.#guard.load(loaded.entries, now);
     this.#guard.journal(); // what was loaded is durable already
     if (Number.isSafeInteger(loaded.cursor)) this.#cursor = loaded.cursor;
-    // Task records: their ids are seen (a crash may have come between the record and the marks).
+    // Task records: their ids are seen, in memory and in the store (a crash may have come between
+    // the record and the marks; once the record goes, the marks alone keep the wrap a replay).
     const tasks = this.#durable && Array.isArray(loaded.tasks) ? loaded.tasks : [];
     if (tasks.length) {
-      this.#guard.load(tasks.flatMap((r) => [[r.id, r.expiresAt], [r.wrap.id, r.expiresAt]]), now);
-      await this.#persist().catch((err) => this.#report(err));
+      const marks = tasks.flatMap((r) => [[r.id, r.expiresAt], [r.wrap.id, r.expiresAt]]);
+      this.#guard.load(marks, now);
+      this.#guard.journal();
+      await this.#store.append(marks).catch((err) => this.#report(err));
     }
     // Live: wraps published from now on (backdated up to two days, hence the since).
     await new Promise((resolve) => {

@@ -123,6 +123,7 @@ describe('a serving agent cut short (a copy of its store at the crash point), ov
     let release;
     const held = new Promise((r) => (release = r));
     const bob1 = client({ signer: new LocalSigner(sk), seenStore: store1 });
+    stops.push(async () => release()); // runs before bob1's stop, even when an assertion failed
     bob1.handle('job.do', async (p, ctx) => {
       assert.equal(ctx.redelivered, false);
       crashStore = await copyOf(store1); // the crash point: the task is recorded accepted
@@ -150,6 +151,49 @@ describe('a serving agent cut short (a copy of its store at the crash point), ov
     assert.deepEqual(seen, [true], 'the request was not accepted again from the wire');
   });
 
+  it('cut short between the task record and the seen marks: run again once, and never accepted again from the wire after its record is gone', { timeout: 120_000 }, async () => {
+    const sk = nostr.generateSecretKey();
+    const store1 = new agx.MemorySeenStore();
+    let crashStore;
+    let unhang;
+    const hang = new Promise((r) => (unhang = r));
+    // putTask(accepted) makes the copy (the marks are not written yet) and never returns: the crash
+    const crashing = {
+      load: () => store1.load(),
+      append: (e) => store1.append(e),
+      setCursor: (c) => store1.setCursor(c),
+      deleteTask: (id) => store1.deleteTask(id),
+      async putTask(r) {
+        await store1.putTask(r);
+        if (r.state !== 'accepted' || crashStore) return;
+        crashStore = await copyOf(store1);
+        await hang;
+      },
+    };
+    const bob1 = client({ signer: new LocalSigner(sk), seenStore: crashing });
+    stops.push(async () => unhang());
+    bob1.handle('job.do', () => 'never');
+    const alice = client({ signer: LocalSigner.generate(), requestTimeout: 60_000 });
+    await Promise.all([bob1.start(), alice.start()]);
+    const result = alice.request(bob1.publicKey, 'job.do', 1);
+    await until(() => crashStore);
+    const runs = [];
+    const restart = async () => {
+      const b = client({ signer: new LocalSigner(sk), seenStore: crashStore });
+      b.handle('job.do', (p, ctx) => (runs.push(ctx.redelivered), p + 1));
+      await b.start();
+      return b;
+    };
+    const bob2 = await restart();
+    assert.equal(await result, 2);
+    await until(() => crashStore.taskCount === 0);
+    await bob2.stop();
+    const bob3 = await restart(); // polls the relay again: the request is still there
+    await bob3.poll();
+    assert.deepEqual(runs, [true], 'run once after the crash, and not again');
+    unhang();
+  });
+
   it('cut short after the result was recorded, before it was published: the same result event is published at restart', { timeout: 120_000 }, async () => {
     const sk = nostr.generateSecretKey();
     const store1 = new agx.MemorySeenStore();
@@ -171,6 +215,7 @@ describe('a serving agent cut short (a copy of its store at the crash point), ov
     };
     const runs = [];
     const bob1 = client({ signer: new LocalSigner(sk), seenStore: crashing });
+    stops.push(async () => unhang());
     bob1.handle('job.do', (p) => (runs.push(1), { ok: p }));
     const alice = client({ signer: LocalSigner.generate(), requestTimeout: 60_000 });
     await Promise.all([bob1.start(), alice.start()]);
