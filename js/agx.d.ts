@@ -389,6 +389,7 @@ export interface AgxTaskLimits {
   /** Peers whose rate state is kept (default 10000; an idle one, longest untouched, is forgotten first). */
   maxTrackedPeers?: number;
 }
+/** The defaults of AgxTaskLimits (AgxClient taskLimits). */
 export const TASK_LIMIT_DEFAULTS: Readonly<Required<AgxTaskLimits>>;
 /** What TaskGate.offer() decides. */
 export type TaskGateVerdict = 'run' | 'queued' | { rejected: 'rate-limited'; retryAfter: number } | { rejected: 'overloaded' };
