@@ -393,7 +393,7 @@ export interface AgxTaskLimits {
 export const TASK_LIMIT_DEFAULTS: Readonly<Required<AgxTaskLimits>>;
 /** What TaskGate.offer() decides. */
 export type TaskGateVerdict = 'run' | 'queued' | { rejected: 'rate-limited'; retryAfter: number } | { rejected: 'overloaded' };
-/** The flood limiter AgxClient uses (sans-IO: `now` in seconds is passed in; jobs are opaque). */
+/** The flood limiter AgxClient uses: the core's (src/protocols/agx/task_gate, sans-IO: `now` in seconds is passed in); jobs are opaque to it. */
 export class TaskGate<J = unknown> {
   constructor(limits?: AgxTaskLimits);
   readonly limits: Required<Omit<AgxTaskLimits, 'perPeerRate'>> & { perPeerRate: { count: number; window: number } | null };
@@ -407,6 +407,8 @@ export class TaskGate<J = unknown> {
   release(peer: string): { peer: string; job: J } | null;
   /** Forgets the queued jobs and returns them. */
   clear(): { peer: string; job: J }[];
+  /** Frees the core object (AgxClient.stop() does it for its own); counters read 0 after. */
+  dispose(): void;
 }
 
 /** Counters of an AgxClient's served and requested tasks. */

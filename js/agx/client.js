@@ -1131,6 +1131,7 @@ export class AgxClient {
     this.#router.dispose();
     this.#guard.dispose();
     this.#limiter.dispose();
+    this.#gate.dispose();
   }
 
   // createAgxAgent's names

@@ -1,13 +1,16 @@
 // Flood limits for the tasks an AgxClient serves: how many handlers run at once (in all and per
 // peer), how many accepted tasks may wait for a slot (in all and per peer), and a per-peer rate (a
 // token bucket: `count` tasks, refilled evenly over `window` seconds, as NIP-XX's prompt limit).
-// Sans-IO: `now` (seconds) is passed in; the jobs are opaque to it. Memory is bounded: the queue by
-// maxQueued, the per-peer state by maxTrackedPeers (an idle peer, the longest untouched, goes first).
+// The decisions are the core's (src/protocols/agx/task_gate: sans-IO, `now` in seconds passed in);
+// this file checks the options and maps the core's tickets to the host's jobs. Memory is bounded:
+// the queue by maxQueued, the per-peer state by maxTrackedPeers (an idle peer, the longest
+// untouched, goes first).
 //
 // SPEC.md has no error code for "too many tasks": a rejected task is answered with a failed result
 // whose error text starts with a stable token, `rate-limited` (with "retry after N s") or
 // `overloaded`, which an AgxClient requester turns back into AGX_TASK_REJECTED (see rejectionOf).
 import { NostrError } from '../errors.js';
+import { core } from '../core.js';
 
 export const TASK_LIMIT_DEFAULTS = Object.freeze({
   maxConcurrent: 16,
@@ -48,45 +51,42 @@ export function taskLimits(options = {}) {
   return out;
 }
 
+const registry = new FinalizationRegistry((native) => native.delete());
+
+/** The core's flood limiter (protocols/agx/task_gate): this wrapper maps its tickets to the host's jobs. */
 export class TaskGate {
   #l;
-  #peers = new Map(); // peer -> { tokens, updated, running, queued }
-  #queue = []; // { peer, job }, arrival order
-  #running = 0;
+  #native;
+  #jobs = new Map(); // ticket -> { peer, job } of queued jobs
 
   constructor(options) {
     this.#l = taskLimits(options);
+    const l = this.#l;
+    const rate = l.perPeerRate ?? { count: 0, window: 1 };
+    this.#native = new (core().AgxTaskGate)(l.maxConcurrent, l.perPeerConcurrent, l.maxQueued, l.perPeerQueued, rate.count, rate.window, l.maxTrackedPeers);
+    registry.register(this, this.#native, this);
+  }
+
+  #n() {
+    if (!this.#native) throw new NostrError('AGX_CLOSED', 'the task gate was disposed');
+    return this.#native;
   }
 
   get limits() {
     return this.#l;
   }
+  // Counters read 0 once disposed (a stopped client's taskStats).
   get running() {
-    return this.#running;
+    return this.#native ? this.#native.running() : 0;
   }
   get queued() {
-    return this.#queue.length;
+    return this.#native ? this.#native.queued() : 0;
   }
   get trackedPeers() {
-    return this.#peers.size;
+    return this.#native ? this.#native.trackedPeers() : 0;
   }
   runningFor(peer) {
-    return this.#peers.get(peer)?.running ?? 0;
-  }
-
-  #state(peer, now) {
-    let st = this.#peers.get(peer);
-    if (st) return st;
-    if (this.#peers.size >= this.#l.maxTrackedPeers) {
-      let oldest = null;
-      for (const [k, v] of this.#peers) if (v.running === 0 && v.queued === 0 && (!oldest || v.updated < oldest[1].updated)) oldest = [k, v];
-      // Every tracked peer is busy: a busy peer holds a slot or a queue place, so this bounds itself
-      // at maxConcurrent + maxQueued; the newcomer is tracked anyway.
-      if (oldest) this.#peers.delete(oldest[0]);
-    }
-    st = { tokens: this.#l.perPeerRate ? this.#l.perPeerRate.count : 0, updated: now, running: 0, queued: 0 };
-    this.#peers.set(peer, st);
-    return st;
+    return this.#native ? this.#native.runningFor(String(peer)) : 0;
   }
 
   /**
@@ -96,59 +96,43 @@ export class TaskGate {
    * before (a re-run after a restart): neither counted against the rate nor refused for a full queue.
    */
   offer(peer, now, job, { admitted = false } = {}) {
-    const st = this.#state(peer, now);
-    const rate = this.#l.perPeerRate;
-    if (rate && !admitted) {
-      const perSecond = rate.count / rate.window;
-      if (now > st.updated) st.tokens = Math.min(rate.count, st.tokens + (now - st.updated) * perSecond);
-      st.updated = Math.max(st.updated, now);
-      if (st.tokens < 1) return { rejected: 'rate-limited', retryAfter: Math.max(1, Math.ceil((1 - st.tokens) / perSecond)) };
-    } else st.updated = Math.max(st.updated, now);
-    const slot = this.#running < this.#l.maxConcurrent && st.running < this.#l.perPeerConcurrent;
-    if (!slot && !admitted && (this.#queue.length >= this.#l.maxQueued || st.queued >= this.#l.perPeerQueued)) return { rejected: 'overloaded' };
-    if (rate && !admitted) st.tokens -= 1;
-    if (slot) {
-      this.#running++;
-      st.running++;
-      return 'run';
+    if (!Number.isSafeInteger(now)) throw new NostrError('INVALID_ARGUMENT', 'now must be integer seconds');
+    const v = JSON.parse(this.#n().offer(String(peer), now, admitted === true));
+    if (v.verdict === 'run') return 'run';
+    if (v.verdict === 'queued') {
+      this.#jobs.set(v.ticket, { peer: String(peer), job });
+      return 'queued';
     }
-    this.#queue.push({ peer, job });
-    st.queued++;
-    return 'queued';
+    if (v.verdict === 'rate-limited') return { rejected: 'rate-limited', retryAfter: v.retryAfter };
+    return { rejected: 'overloaded' };
   }
 
   /** A job of `peer` finished: its slot is freed. Returns the next queued job to start (it holds the slot), or null. */
   release(peer) {
-    const st = this.#peers.get(peer);
-    if (st && st.running > 0) st.running--;
-    if (this.#running > 0) this.#running--;
-    return this.#next();
-  }
-
-  #next() {
-    if (this.#running >= this.#l.maxConcurrent) return null;
-    for (let i = 0; i < this.#queue.length; i++) {
-      const { peer, job } = this.#queue[i];
-      const st = this.#peers.get(peer);
-      if (st.running >= this.#l.perPeerConcurrent) continue;
-      this.#queue.splice(i, 1);
-      st.queued--;
-      st.running++;
-      this.#running++;
-      return { peer, job };
-    }
-    return null;
+    const ticket = this.#n().release(String(peer));
+    if (!ticket) return null;
+    const next = this.#jobs.get(ticket);
+    this.#jobs.delete(ticket);
+    return next ?? null;
   }
 
   /** Forgets every queued job and returns them, [{peer, job}] (the client stopped: their durable records bring them back at the next start). */
   clear() {
-    const out = this.#queue;
-    for (const { peer } of out) {
-      const st = this.#peers.get(peer);
-      if (st) st.queued--;
+    const out = [];
+    for (const t of JSON.parse(this.#n().clear())) {
+      const e = this.#jobs.get(t);
+      if (e) out.push(e);
     }
-    this.#queue = [];
+    this.#jobs.clear();
     return out;
+  }
+
+  dispose() {
+    if (!this.#native) return;
+    registry.unregister(this);
+    this.#native.delete();
+    this.#native = null;
+    this.#jobs.clear();
   }
 }
 
