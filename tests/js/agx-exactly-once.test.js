@@ -151,6 +151,37 @@ describe('a serving agent cut short (a copy of its store at the crash point), ov
     assert.deepEqual(seen, [true], 'the request was not accepted again from the wire');
   });
 
+  it('a task cut short maxTaskRuns times is answered "handler failed" instead of run again', { timeout: 120_000 }, async () => {
+    const sk = nostr.generateSecretKey();
+    const store1 = new agx.MemorySeenStore();
+    let crashStore;
+    let release;
+    const held = new Promise((r) => (release = r));
+    const bob1 = client({ signer: new LocalSigner(sk), seenStore: store1 });
+    stops.push(async () => release());
+    bob1.handle('job.do', async () => {
+      crashStore = await copyOf(store1);
+      await held;
+      return 'late';
+    });
+    const alice = client({ signer: LocalSigner.generate(), requestTimeout: 60_000 });
+    await Promise.all([bob1.start(), alice.start()]);
+    const result = alice.request(bob1.publicKey, 'job.do', 0);
+    result.catch(() => {});
+    await until(() => crashStore);
+    const [rec] = (await crashStore.load()).tasks;
+    await crashStore.putTask({ ...rec, runs: 2 }); // cut short twice already
+    const warnings = [];
+    const calls = [];
+    const bob2 = client({ signer: new LocalSigner(sk), seenStore: crashStore, maxTaskRuns: 2, onWarning: (w) => warnings.push(w) });
+    bob2.handle('job.do', () => calls.push(1));
+    await bob2.start();
+    await assert.rejects(result, (e) => e.code === 'AGX_TASK_FAILED' && e.result.error === 'handler failed' && e.rejected === undefined);
+    assert.deepEqual(calls, []);
+    assert.match(warnings.join('\n'), /cut short 2 times/);
+    await until(() => crashStore.taskCount === 0);
+  });
+
   it('cut short between the task record and the seen marks: run again once, and never accepted again from the wire after its record is gone', { timeout: 120_000 }, async () => {
     const sk = nostr.generateSecretKey();
     const store1 = new agx.MemorySeenStore();

@@ -77,7 +77,8 @@ describe('a peer flooding tasks (real relay)', () => {
 
   it('limits hold (handler concurrency never above them), typed rejections, every task answered, memory bounded, another peer still served', { timeout: 300_000 }, async () => {
     const limits = { maxConcurrent: 3, perPeerConcurrent: 2, maxQueued: 4, perPeerQueued: 2, perPeerRate: { count: 6, window: 3600 }, maxTrackedPeers: 2 };
-    const bob = client({ authorize: 'accept-all', taskLimits: limits });
+    const store = new agx.MemorySeenStore();
+    const bob = client({ authorize: 'accept-all', taskLimits: limits, seenStore: store });
     const mallory = client({ authorize: 'accept-all', requestTimeout: 120_000 });
     const alice = client({ authorize: 'accept-all', requestTimeout: 120_000 });
     const carol = client({ authorize: 'accept-all', requestTimeout: 120_000 });
@@ -135,5 +136,6 @@ describe('a peer flooding tasks (real relay)', () => {
     assert.ok(maxPer.get(mallory.publicKey) <= 2, `mallory's handlers at once: ${maxPer.get(mallory.publicKey)}`);
     assert.equal(maxPer.get(mallory.publicKey), 2, 'the flood did fill its per-peer slots');
     assert.ok(maxQueuedSeen <= 4);
+    await until(() => store.taskCount === 0); // every accepted task answered, its record gone; no rejected one recorded
   });
 });
