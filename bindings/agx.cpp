@@ -24,6 +24,7 @@
 #include "protocols/agx/pending.hpp"
 #include "protocols/agx/route.hpp"
 #include "protocols/agx/seen_store.hpp"
+#include "protocols/agx/task_gate.hpp"
 #include "protocols/agx/unwrap.hpp"
 #include "protocols/agx/wrap.hpp"
 #include "support.hpp"
@@ -461,6 +462,48 @@ class auto_reply {
 
 int reply_depth(int inbound) { return agx::reply_depth(inbound); }
 
+// --- flood limits of served tasks (protocols/agx/task_gate.hpp); counts arrive as JS numbers,
+// already checked by js/agx/task-gate.js.
+class task_gate_binding {
+ public:
+  task_gate_binding(double max_concurrent, double per_peer_concurrent, double max_queued, double per_peer_queued,
+                    double rate_count, double rate_window, double max_tracked) {
+    agx::task_limits l;
+    l.max_concurrent = static_cast<std::uint32_t>(max_concurrent);
+    l.per_peer_concurrent = static_cast<std::uint32_t>(per_peer_concurrent);
+    l.max_queued = static_cast<std::uint32_t>(max_queued);
+    l.per_peer_queued = static_cast<std::uint32_t>(per_peer_queued);
+    l.rate_count = static_cast<std::uint32_t>(rate_count);
+    l.rate_window = static_cast<std::int64_t>(rate_window);
+    l.max_tracked_peers = static_cast<std::size_t>(max_tracked);
+    gate_.emplace(l);
+  }
+  // {"verdict": "run"|"queued"|"rate-limited"|"overloaded", "ticket"?: n, "retryAfter"?: s}
+  std::string offer(const std::string& peer, double now, bool admitted) {
+    auto a = gate_->offer(peer, static_cast<std::int64_t>(now), admitted);
+    json out;
+    out["verdict"] = agx::task_verdict_name(a.verdict);
+    if (a.ticket) out["ticket"] = a.ticket;
+    if (a.verdict == agx::task_verdict::rate_limited) out["retryAfter"] = a.retry_after;
+    return out.dump();
+  }
+  // The next ticket to start (it holds the slot), or 0.
+  double release(const std::string& peer) { return gate_->release(peer).ticket; }
+  // The queued tickets, dropped: [n, ...]
+  std::string clear() {
+    json out = json::array();
+    for (const auto& t : gate_->clear()) out.push_back(t.ticket);
+    return out.dump();
+  }
+  double running() const { return static_cast<double>(gate_->running()); }
+  double queued() const { return static_cast<double>(gate_->queued()); }
+  double tracked_peers() const { return static_cast<double>(gate_->tracked_peers()); }
+  double running_for(const std::string& peer) const { return gate_->running_for(peer); }
+
+ private:
+  std::optional<agx::task_gate> gate_;
+};
+
 // --- discovery: Agent Cards (11337), their retraction (5), NIP-05
 
 std::vector<std::string> strings_at(const json& j, const char* key) {
@@ -713,6 +756,15 @@ EMSCRIPTEN_BINDINGS(agx) {
       .function("humanReset", &auto_reply::human_reset)
       .function("resetPeer", &auto_reply::reset_peer)
       .function("ceiling", &auto_reply::ceiling);
+  emscripten::class_<task_gate_binding>("AgxTaskGate")
+      .constructor<double, double, double, double, double, double, double>()
+      .function("offer", &task_gate_binding::offer)
+      .function("release", &task_gate_binding::release)
+      .function("clear", &task_gate_binding::clear)
+      .function("running", &task_gate_binding::running)
+      .function("queued", &task_gate_binding::queued)
+      .function("trackedPeers", &task_gate_binding::tracked_peers)
+      .function("runningFor", &task_gate_binding::running_for);
   emscripten::function("agxCapabilityMatches", &capability_matches);
   emscripten::function("agxMatchesCapability", &matches_capability);
   emscripten::function("agxFindHandler", &find_handler);

@@ -238,6 +238,11 @@ export interface AgxTaskContext {
   capability: string;
   taskId: string;
   rumorId: string;
+  /**
+   * True when this task was accepted by an earlier run of this agent that stopped (a crash) before
+   * its result was recorded: the handler may have run, in part or whole, already. Be idempotent.
+   */
+  redelivered: boolean;
   /** Sends a `working` status update (note: at most 2000 characters); false once the task has its result. */
   working(note?: string): Promise<boolean>;
   /**
@@ -288,33 +293,139 @@ export type AgxMessageListener = (
   message: AgxInboundMessage,
 ) => void | string | { text: string; subject?: string } | null | Promise<void | string | { text: string; subject?: string } | null>;
 
-/** The durable mirror of the replay store and the inbox cursor. */
+/**
+ * A served task a SeenStore keeps until its result is published (exactly-once across crashes):
+ * 'accepted' (recorded before the handler runs) with the request's gift wrap as received (only
+ * ciphertext: the payload is never stored in the clear), then 'done' with the result's gift wrap
+ * (recorded before it is published). At start an accepted task runs again (ctx.redelivered) and a
+ * done one is published again.
+ */
+export interface AgxTaskRecord {
+  /** The task request's rumor id (64 hex). */
+  id: string;
+  state: 'accepted' | 'done';
+  /** The request's gift wrap (kind 1059). */
+  wrap: NostrEvent;
+  /** The requester (64 hex). */
+  to: string;
+  taskId?: string;
+  /** Runs started so far (a task cut short maxTaskRuns times is answered "handler failed"). */
+  runs?: number;
+  /** Unix seconds: forgotten then (the seen window). */
+  expiresAt: number;
+  /** The result's gift wrap, when done. */
+  result?: NostrEvent;
+}
+/** What a SeenStore's load() returns. */
+export interface SeenStoreState {
+  entries: [string, number][];
+  cursor: number | null;
+  /** Task records left by the last run (absent from a store without task records). */
+  tasks?: AgxTaskRecord[];
+}
+/**
+ * The durable mirror of the replay store, the inbox cursor and the served tasks not yet answered.
+ * A store without putTask/deleteTask still works, at most once: a task cut short by a crash is lost.
+ */
 export interface SeenStore {
-  load(): Promise<{ entries: [string, number][]; cursor: number | null }>;
+  load(): Promise<SeenStoreState>;
   append(entries: [string, number][]): Promise<void>;
   setCursor(cursor: number): Promise<void>;
+  /** Records (replaces) a task record, durably, before the client acts on it. */
+  putTask?(record: AgxTaskRecord): Promise<void>;
+  /** Forgets a task record (its result was published). */
+  deleteTask?(id: string): Promise<void>;
   close?(): Promise<void>;
 }
-/** A SeenStore in memory (the default): nothing survives a restart. */
+/** A SeenStore in memory (the default): nothing survives a process restart (a client restart on the same object, it does). */
 export class MemorySeenStore implements SeenStore {
-  load(): Promise<{ entries: [string, number][]; cursor: number | null }>;
+  load(): Promise<SeenStoreState & { tasks: AgxTaskRecord[] }>;
   append(entries: [string, number][]): Promise<void>;
   setCursor(cursor: number): Promise<void>;
+  putTask(record: AgxTaskRecord): Promise<void>;
+  deleteTask(id: string): Promise<void>;
   close(): Promise<void>;
   readonly size: number;
+  /** Task records kept (accepted, or done and not yet known to be published). */
+  readonly taskCount: number;
 }
-/** Node: <dir>/seen.json (atomic snapshot) + <dir>/seen.log (fsynced appends), 0600; <dir>/seen.lock: one writer (AGX_SEEN_STORE_LOCKED). */
+/**
+ * Node: <dir>/seen.json (atomic snapshot, version 2 with task records; version 1 files are read)
+ * + <dir>/seen.log (fsynced appends), 0600; <dir>/seen.lock: one writer (AGX_SEEN_STORE_LOCKED).
+ */
 export class FileSeenStore extends MemorySeenStore {
   constructor(dir: string, options?: { compactEvery?: number });
   readonly directory: string;
 }
-/** Browsers: IndexedDB. */
+/** Browsers: IndexedDB (database version 2 adds the "tasks" object store; a version-1 database is upgraded in place). */
 export class IndexedDbSeenStore implements SeenStore {
   constructor(options?: { name?: string; indexedDB?: unknown });
-  load(): Promise<{ entries: [string, number][]; cursor: number | null }>;
+  load(): Promise<SeenStoreState & { tasks: AgxTaskRecord[] }>;
   append(entries: [string, number][]): Promise<void>;
   setCursor(cursor: number): Promise<void>;
+  putTask(record: AgxTaskRecord): Promise<void>;
+  deleteTask(id: string): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * Flood limits of the tasks an AgxClient serves (defaults in TASK_LIMIT_DEFAULTS). A task over them
+ * is answered with a failed result whose error starts "rate-limited" (with "retry after N s") or
+ * "overloaded" (SPEC.md has no code of its own for this); an AgxClient requester rejects it
+ * AGX_TASK_FAILED with `rejected` and `retryAfter`. A task accepted is never dropped: it runs now or
+ * waits in the queue (and survives a crash with a durable seen store).
+ */
+export interface AgxTaskLimits {
+  /** Handlers running at once, all peers (default 16). */
+  maxConcurrent?: number;
+  /** Handlers running at once for one peer (default 4). */
+  perPeerConcurrent?: number;
+  /** Accepted tasks waiting for a slot, all peers (default 256; 0: none wait). */
+  maxQueued?: number;
+  /** Accepted tasks waiting for a slot, one peer (default 32). */
+  perPeerQueued?: number;
+  /** Tasks accepted per peer: a token bucket of `count`, refilled over `window` seconds (default {count: 300, window: 60}); null: no rate. */
+  perPeerRate?: { count: number; window: number } | null;
+  /** Peers whose rate state is kept (default 10000; an idle one, longest untouched, is forgotten first). */
+  maxTrackedPeers?: number;
+}
+/** The defaults of AgxTaskLimits (AgxClient taskLimits). */
+export const TASK_LIMIT_DEFAULTS: Readonly<Required<AgxTaskLimits>>;
+/** What TaskGate.offer() decides. */
+export type TaskGateVerdict = 'run' | 'queued' | { rejected: 'rate-limited'; retryAfter: number } | { rejected: 'overloaded' };
+/** The flood limiter AgxClient uses: the core's (src/protocols/agx/task_gate, sans-IO: `now` in seconds is passed in); jobs are opaque to it. */
+export class TaskGate<J = unknown> {
+  constructor(limits?: AgxTaskLimits);
+  readonly limits: Required<Omit<AgxTaskLimits, 'perPeerRate'>> & { perPeerRate: { count: number; window: number } | null };
+  readonly running: number;
+  readonly queued: number;
+  readonly trackedPeers: number;
+  runningFor(peer: string): number;
+  /** 'run': the job holds a slot (call release(peer) when it ends); 'queued': release() hands it out later. admitted: a re-run, neither rate-limited nor refused for a full queue. */
+  offer(peer: string, now: number, job: J, options?: { admitted?: boolean }): TaskGateVerdict;
+  /** Frees a slot of `peer`; returns the next queued job (now holding a slot) or null. */
+  release(peer: string): { peer: string; job: J } | null;
+  /** Forgets the queued jobs and returns them. */
+  clear(): { peer: string; job: J }[];
+  /** Frees the core object (AgxClient.stop() does it for its own); counters read 0 after. */
+  dispose(): void;
+}
+
+/** Counters of an AgxClient's served and requested tasks. */
+export interface AgxTaskStats {
+  running: number;
+  queued: number;
+  trackedPeers: number;
+  accepted: number;
+  /** Tasks cut short by a crash and run again at start. */
+  reruns: number;
+  /** Results recorded done at a restart, published again. */
+  republished: number;
+  /** Results no relay has accepted yet (retried with a growing delay and after every poll). */
+  outbox: number;
+  /** A second result for one of our settled requests (dropped). */
+  duplicateResults: number;
+  rejected: { 'rate-limited': number; overloaded: number };
 }
 
 /** AutoReplyLimiter's answer. */
@@ -369,6 +480,10 @@ export interface AgxClientOptions {
   isSignerUnavailable?: (err: unknown) => boolean;
   /** The clock, in seconds. */
   now?: () => number;
+  /** Flood limits of the tasks we serve. */
+  taskLimits?: AgxTaskLimits;
+  /** A task cut short by this many crashes is answered "handler failed" instead of run again (default 3). */
+  maxTaskRuns?: number;
 }
 
 /** What one catch-up poll saw and did. */
@@ -393,6 +508,7 @@ export class AgxClient {
   /** null until known for a non-local signer (after start() or a first send). */
   readonly publicKey: string | null;
   readonly pendingCount: number;
+  readonly taskStats: AgxTaskStats;
   readonly cursor: number;
   readonly pollLookback: number;
   readonly pool: RelayPool;
@@ -411,7 +527,11 @@ export class AgxClient {
     text: string,
     options?: { subject?: string; contextId?: string; signal?: PoolAbortSignal },
   ): Promise<{ rumorId: string; wrapId: string; contextId: string; results: PublishResult[] }>;
-  /** Resolves with the output of a completed result; rejects AGX_TASK_FAILED, AGX_TIMEOUT, ABORTED, AGX_CLOSED, AGX_PUBLISH_FAILED, AGX_TOO_LARGE (before sending). */
+  /**
+   * Resolves with the output of a completed result (exactly one per task id: a second result is
+   * dropped); rejects AGX_TASK_FAILED (err.result; err.rejected and err.retryAfter for a flood-limit
+   * rejection), AGX_TIMEOUT, ABORTED, AGX_CLOSED, AGX_PUBLISH_FAILED, AGX_TOO_LARGE (before sending).
+   */
   request<T = unknown>(
     peer: string,
     capability: string,

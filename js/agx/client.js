@@ -21,6 +21,8 @@ import { unwrapAgx, unwrapAgxAsync, isSignerUnavailable } from './unwrap.js';
 import { AgxRouter } from './router.js';
 import { ReplayGuard } from './replay.js';
 import { MemorySeenStore } from './seen-store.js';
+import { TaskGate, rejectionText, taskLimits } from './task-gate.js';
+import { findHandler } from './capability.js';
 import { localHandle, peerHex, randomId } from './util.js';
 
 const MAX_BACKDATE = 172800; // SPEC.md MAX_WRAP_BACKDATE_SEC
@@ -32,6 +34,10 @@ const DEFAULT_POLL_INTERVAL = 60000;
 const DEFAULT_POLL_TIMEOUT = 10000;
 const DEFAULT_MAX_AUTO_DEPTH = 8;
 const DEFAULT_INPUT_TIMEOUT = 300000; // how long a handler waits for the requester's input
+const DEFAULT_MAX_RUNS = 3; // a task cut short by this many crashes is answered "handler failed", not run again
+const SETTLED_CAP = 10000; // task ids of our settled requests remembered (a second result is dropped)
+const RETRY_FIRST = 1000; // ms before a result that no relay accepted is published again (doubling)
+const RETRY_MAX = 30000;
 
 const registry = new FinalizationRegistry((native) => native.delete());
 
@@ -93,7 +99,16 @@ function checkTimeout(v, what) {
  *   perPeer, peerWindow}), requestTimeout (ms, 30000), publishTimeout, pollInterval (ms, 60000;
  *   0 = no timer), pollTimeout (ms per relay, 10000), pollOverlap (s, 120), identity ({org, nip05})
  *   for the card start({advertise: true}) publishes, isSignerUnavailable (err => boolean),
- *   now (() => seconds; the clock).
+ *   now (() => seconds; the clock), taskLimits (flood limits of the tasks we serve: maxConcurrent
+ *   16, perPeerConcurrent 4, maxQueued 256, perPeerQueued 32, perPeerRate {count: 300, window: 60 s}
+ *   or null, maxTrackedPeers 10000; see task-gate.js), maxTaskRuns (3: a task cut short by that many
+ *   crashes is answered "handler failed").
+ *
+ * Served tasks are answered exactly once across crashes when the seen store keeps task records
+ * (putTask/deleteTask: the three stores here do): a task is recorded 'accepted' (with its wrap)
+ * before its handler runs, and 'done' (with its result's wrap) before the result is published; at
+ * start(), an accepted task runs again (ctx.redelivered) and a done one is published again. A
+ * requester resolves one result per task id; a second one for a settled task is dropped.
  */
 export class AgxClient {
   #o;
@@ -124,6 +139,16 @@ export class AgxClient {
   #authorize;
   #warnedUnconfigured = false;
   #clock;
+  #gate;
+  #durable = false;
+  #claimed = new Set(); // rumor ids of task requests being accepted (not yet marked seen)
+  #outbox = new Map(); // rumor id -> 'done' record whose result no relay has accepted yet
+  #sending = new Set();
+  #retryTimer = null;
+  #retryDelay = RETRY_FIRST;
+  #settled = new Map(); // taskId -> {peer, until} of our requests already settled
+  #maxRuns;
+  #stats = { accepted: 0, reruns: 0, republished: 0, duplicateResults: 0, rejected: { 'rate-limited': 0, overloaded: 0 } };
 
   constructor(options = {}) {
     const o = options;
@@ -139,6 +164,10 @@ export class AgxClient {
     for (const k of ['requestTimeout', 'publishTimeout', 'pollInterval', 'pollTimeout', 'inputTimeout']) checkTimeout(o[k], k);
     if (o.pollOverlap !== undefined && (!Number.isSafeInteger(o.pollOverlap) || o.pollOverlap < 0))
       throw new NostrError('INVALID_ARGUMENT', 'pollOverlap must be non-negative integer seconds');
+    if (o.maxTaskRuns !== undefined && (!Number.isSafeInteger(o.maxTaskRuns) || o.maxTaskRuns < 1))
+      throw new NostrError('INVALID_ARGUMENT', 'maxTaskRuns must be an integer >= 1');
+    this.#gate = new TaskGate(taskLimits(o.taskLimits ?? {}));
+    this.#maxRuns = o.maxTaskRuns ?? DEFAULT_MAX_RUNS;
     this.#o = o;
     this.#signer = o.signer;
     this.#local = localHandle(o.signer) !== 0;
@@ -159,6 +188,7 @@ export class AgxClient {
     for (const [k, fn] of Object.entries(o.handlers ?? {})) this.handle(k, fn);
     this.#guard = new ReplayGuard();
     this.#store = o.seenStore ?? new MemorySeenStore();
+    this.#durable = typeof this.#store.putTask === 'function' && typeof this.#store.deleteTask === 'function';
     this.#limiter = new AutoReplyLimiter({ maxAutoDepth: o.maxAutoDepth ?? DEFAULT_MAX_AUTO_DEPTH, ...(o.autoReplyLimits ?? {}) });
     if (o.onMessage) this.#messageListeners.add(o.onMessage);
     if (o.onReceipt) this.#receiptListeners.add(o.onReceipt);
@@ -205,6 +235,28 @@ export class AgxClient {
 
   get pendingCount() {
     return this.#pending.size;
+  }
+
+  /**
+   * Counters of the tasks we serve and request: running and queued handlers (flood limits),
+   * accepted, reruns (tasks cut short by a crash and run again at start), republished (results
+   * recorded done at a restart, published again), rejected by the flood limits (by reason),
+   * outbox (results waiting for a relay to accept them), duplicateResults (a second result for
+   * one of our settled requests, dropped), trackedPeers.
+   */
+  get taskStats() {
+    const s = this.#stats;
+    return {
+      running: this.#gate.running,
+      queued: this.#gate.queued,
+      trackedPeers: this.#gate.trackedPeers,
+      accepted: s.accepted,
+      reruns: s.reruns,
+      republished: s.republished,
+      outbox: this.#outbox.size,
+      duplicateResults: s.duplicateResults,
+      rejected: { ...s.rejected },
+    };
   }
 
   /** The inbox cursor (unix seconds) the next catch-up poll measures its window from. */
@@ -263,10 +315,15 @@ export class AgxClient {
 
   async #publishRumor(rumor, to, signal) {
     const wrap = await wrapRumor(rumor, this.#signer, to, { signal, now: this.#clock() });
+    const results = await this.#publishWrap(wrap, signal);
+    return { wrap, results };
+  }
+
+  async #publishWrap(wrap, signal) {
     const results = await this.#pool.publish(wrap, { relays: this.#relays, timeout: this.#o.publishTimeout, signal });
     if (!results.some((r) => r.status === 'accepted'))
       throw Object.assign(new NostrError('AGX_PUBLISH_FAILED', 'no relay accepted the wrap'), { results });
-    return { wrap, results };
+    return results;
   }
 
   /**
@@ -399,11 +456,159 @@ export class AgxClient {
 
   // --- inbound
 
-  async #runHandler(opened, d) {
+  // A task request we may serve (authorized, a handler for it): the flood limits decide between
+  // running it now, queueing it and rejecting it (a failed result with a typed error). An accepted
+  // one is recorded (commit) before its handler can run. Resolves once it ran (or was set aside).
+  async #accept(opened, d, commit) {
+    const from = opened.from;
+    const now = this.#clock();
+    const rec = {
+      id: opened.rumor.id,
+      state: 'accepted',
+      wrap: opened.wrap,
+      to: from,
+      taskId: opened.task.taskId,
+      runs: 1,
+      expiresAt: now + SEEN_RETENTION,
+    };
+    let finish;
+    const ran = new Promise((r) => (finish = r));
+    const entry = { peer: from, finish, start: () => this.#runHandler(opened, d, rec, false) };
+    const verdict = this.#gate.offer(from, now, entry);
+    if (typeof verdict === 'object') {
+      await commit(null);
+      this.#stats.rejected[verdict.rejected]++;
+      const me = await this.#whoami();
+      const built = createTaskResultRumor({ taskId: opened.task.taskId, status: 'failed', error: rejectionText(verdict) }, me, from, { now: this.#clock() });
+      await this.#reply(built.rumor, from);
+      return;
+    }
+    this.#stats.accepted++;
+    await commit(rec);
+    if (verdict === 'run') this.#launch(entry);
+    await ran;
+  }
+
+  // Runs a gate entry that holds a slot; when it ends, the slot goes to the next queued entry.
+  #launch(entry) {
+    const run = this.#closed ? Promise.resolve() : Promise.resolve().then(entry.start);
+    const job = run
+      .catch((err) => this.#report(err))
+      .finally(() => {
+        entry.finish();
+        const next = this.#gate.release(entry.peer);
+        if (next) this.#launch(next.job);
+      });
+    this.#inflight.add(job);
+    job.finally(() => this.#inflight.delete(job));
+  }
+
+  // A task left 'accepted' by a process that died: its handler runs again (ctx.redelivered).
+  async #rerun(rec) {
+    const now = this.#clock();
+    let opened;
+    try {
+      const me = await this.#whoami();
+      opened = this.#local
+        ? unwrapAgx(rec.wrap, this.#signer, { now })
+        : await unwrapAgxAsync(rec.wrap, this.#signer, { now, me, isSignerUnavailable: this.#o.isSignerUnavailable });
+    } catch (err) {
+      this.#report(err);
+      // unavailable signer: kept for the next start; a wrap that no longer opens (expired): dropped
+      if (!(err?.signerUnavailable || err?.retry === true)) await this.#forget(rec.id);
+      return;
+    }
+    if (opened.rumor.id !== rec.id || opened.class !== 'task-request' || !opened.task) {
+      await this.#forget(rec.id);
+      return;
+    }
+    opened.wrap = rec.wrap;
+    const again = { ...rec, runs: (rec.runs ?? 1) + 1 };
+    const key = findHandler(this.capabilities(), opened.task.capability);
+    if (!key || again.runs > this.#maxRuns) {
+      this.#warn(`task ${opened.task.taskId} (${opened.task.capability}) from ${rec.to} was cut short ${again.runs - 1} times: answered "handler failed"`);
+      const me = await this.#whoami();
+      const built = createTaskResultRumor({ taskId: opened.task.taskId, status: 'failed' }, me, rec.to, { now: this.#clock() });
+      await this.#complete(again, built.rumor);
+      return;
+    }
+    if (this.#durable) await this.#store.putTask(again).catch((err) => this.#report(err)); // the run is counted before it starts
+    this.#stats.reruns++;
+    let finish;
+    const ran = new Promise((r) => (finish = r));
+    const entry = { peer: rec.to, finish, start: () => this.#runHandler(opened, { handlerKey: key }, again, true) };
+    if (this.#gate.offer(rec.to, now, entry, { admitted: true }) === 'run') this.#launch(entry);
+    await ran;
+  }
+
+  async #forget(id) {
+    this.#outbox.delete(id);
+    if (!this.#durable) return;
+    try {
+      await this.#store.deleteTask(id);
+    } catch (err) {
+      this.#report(err);
+    }
+  }
+
+  // The result of an accepted task: wrapped, recorded 'done' with that wrap, then published (a crash
+  // in between publishes the same event again at the next start: the requester sees one result).
+  async #complete(rec, rumor) {
+    let wrap;
+    try {
+      wrap = await wrapRumor(rumor, this.#signer, rec.to, { now: this.#clock() });
+    } catch (err) {
+      this.#report(err); // the record stays 'accepted': the task runs again at the next start
+      return;
+    }
+    const done = { ...rec, state: 'done', result: wrap };
+    if (this.#durable) {
+      try {
+        await this.#store.putTask(done);
+      } catch (err) {
+        this.#report(err);
+      }
+    }
+    this.#outbox.set(done.id, done);
+    if (!this.#closed) await this.#sendResult(done);
+  }
+
+  async #sendResult(rec) {
+    if (this.#sending.has(rec.id) || this.#closed) return;
+    this.#sending.add(rec.id);
+    try {
+      await this.#publishWrap(rec.result);
+      this.#retryDelay = RETRY_FIRST;
+      if (this.#outbox.get(rec.id) === rec) await this.#forget(rec.id);
+    } catch (err) {
+      this.#report(err);
+      this.#scheduleRetry();
+    } finally {
+      this.#sending.delete(rec.id);
+    }
+  }
+
+  // Results no relay accepted: published again after a growing delay (and after every poll).
+  #scheduleRetry() {
+    if (this.#retryTimer || this.#closed) return;
+    const delay = this.#retryDelay;
+    this.#retryDelay = Math.min(RETRY_MAX, this.#retryDelay * 2);
+    this.#retryTimer = setTimeout(() => {
+      this.#retryTimer = null;
+      this.#flushOutbox();
+    }, delay);
+  }
+
+  #flushOutbox() {
+    if (this.#closed) return Promise.resolve();
+    return Promise.all([...this.#outbox.values()].map((rec) => this.#sendResult(rec)));
+  }
+
+  async #runHandler(opened, d, rec, redelivered) {
     const { from, task, message } = opened;
     const me = await this.#whoami();
-    // The receipt goes before the handler runs (keyed by the rumor id).
-    await this.#reply(createReceiptRumor(opened.rumor.id, message.contextId, me, from, { now: this.#clock() }), from);
+    // The receipt goes before the handler runs (keyed by the rumor id); a re-run sent it already.
+    if (!redelivered) await this.#reply(createReceiptRumor(opened.rumor.id, message.contextId, me, from, { now: this.#clock() }), from);
     let result;
     let finished = false;
     const sendStatus = async (status, note) => {
@@ -417,6 +622,8 @@ export class AgxClient {
       capability: task.capability,
       taskId: task.taskId,
       rumorId: opened.rumor.id,
+      /** True when an earlier run of this task was cut short (a crash) and this is a re-run: be idempotent. */
+      redelivered,
       /** Tells the requester the task is being worked on (an optional note, at most 2000 characters). */
       working: (note) => sendStatus('working', note),
       /**
@@ -437,7 +644,6 @@ export class AgxClient {
     }
     finished = true;
     this.#endAwait(task.taskId, new NostrError('AGX_TASK_FINISHED', 'the handler finished before the input arrived'));
-    if (this.#closed) return;
     let built;
     try {
       built = createTaskResultRumor(result, me, from, { now: this.#clock() });
@@ -447,7 +653,7 @@ export class AgxClient {
       built = createTaskResultRumor({ taskId: task.taskId, status: 'failed' }, me, from, { now: this.#clock() });
     }
     if (built.replacedTooLarge) this.#warn(`the result of ${task.capability} for ${from} was too large: sent as failed "result too large"`);
-    await this.#reply(built.rumor, from);
+    await this.#complete(rec, built.rumor);
   }
 
   async #requestInput(taskId, from, note, o, isFinished) {
@@ -525,7 +731,25 @@ export class AgxClient {
     }
   }
 
-  async #dispatch(opened) {
+  // A second result (or update) for one of our requests that already settled: dropped.
+  #alreadySettled(opened) {
+    if (opened.class !== 'task-result' && opened.class !== 'task-status') return false;
+    const s = this.#settled.get(opened.task?.taskId);
+    if (!s || s.peer !== opened.from) return false;
+    if (opened.class === 'task-result') this.#stats.duplicateResults++;
+    return true;
+  }
+
+  #rememberSettled(taskId, peer) {
+    const now = this.#clock();
+    for (const [k, v] of this.#settled) {
+      if (v.until > now && this.#settled.size < SETTLED_CAP) break;
+      this.#settled.delete(k);
+    }
+    this.#settled.set(taskId, { peer, until: now + SEEN_RETENTION });
+  }
+
+  async #dispatch(opened, commit) {
     if (opened.kind === 'receipt') {
       for (const p of this.#pending.values()) if (p.rumorId === opened.receipt.refEventId) p.receipts++;
       for (const fn of [...this.#receiptListeners]) {
@@ -537,6 +761,7 @@ export class AgxClient {
       }
       return;
     }
+    if (this.#alreadySettled(opened)) return;
     let d = this.#router.route(opened);
     if (d.action === 'ask-host') {
       let allowed = false;
@@ -552,13 +777,14 @@ export class AgxClient {
       this.#warnedUnconfigured = true;
       this.#warn('no authorization configured: a task request was denied');
     }
+    if (d.action === 'run-handler') return this.#accept(opened, d, commit);
+    await commit(null);
     switch (d.action) {
-      case 'run-handler':
-        return this.#runHandler(opened, d);
       case 'settle-pending': {
         if (this.#router.settle(d.taskId, opened.from) !== 'settled') return;
         const p = this.#settleLocal(d.taskId);
         if (!p) return;
+        this.#rememberSettled(d.taskId, opened.from);
         const t = opened.task;
         const result = { taskId: t.taskId, status: t.status, output: t.output ?? undefined, error: t.error ?? undefined, from: opened.from };
         if (t.status === 'completed') p.resolve(t.output ?? undefined);
@@ -651,19 +877,47 @@ export class AgxClient {
       return 'discarded';
     }
     if (this.#closed) return 'ignored';
-    if (this.#guard.knownRumor(opened.rumor.id, now)) {
-      this.#guard.processed(opened.rumor.id, wrap.id, now); // the new wrap of a known rumor
+    const rumorId = opened.rumor.id;
+    if (this.#claimed.has(rumorId)) {
+      this.#guard.discarded(wrap.id, now); // another wrap of a task request being accepted right now
       await this.#persist().catch((e) => this.#report(e));
       return 'replay';
     }
-    // marked (and made durable) before acting: at-most-once, single writer per identity
-    this.#guard.processed(opened.rumor.id, wrap.id, now);
-    try {
-      await this.#persist();
-    } catch (err) {
-      this.#report(err); // still at most once in this process; the store's failure is the host's to see
+    if (this.#guard.knownRumor(rumorId, now)) {
+      this.#guard.processed(rumorId, wrap.id, now); // the new wrap of a known rumor
+      await this.#persist().catch((e) => this.#report(e));
+      return 'replay';
     }
-    const job = this.#dispatch(opened).catch((err) => this.#report(err));
+    // Marked (and made durable) before acting, single writer per identity. A task request is
+    // claimed meanwhile and marked when the routing and the flood limits have decided (commit):
+    // one that will run is recorded first (putTask: accepted, with its wrap), so a crash at any
+    // point either leaves it unmarked (polled again) or recorded (run again at start).
+    let committed = false;
+    const commit = async (record) => {
+      if (committed) return;
+      committed = true;
+      this.#claimed.delete(rumorId);
+      if (record && this.#durable) {
+        try {
+          await this.#store.putTask(record);
+        } catch (err) {
+          this.#report(err);
+        }
+      }
+      this.#guard.processed(rumorId, wrap.id, this.#clock());
+      try {
+        await this.#persist();
+      } catch (err) {
+        this.#report(err); // still at most once in this process; the store's failure is the host's to see
+      }
+    };
+    if (opened.class === 'task-request') {
+      this.#claimed.add(rumorId);
+      opened.wrap = wrap;
+    } else await commit(null);
+    const job = this.#dispatch(opened, commit)
+      .catch((err) => this.#report(err))
+      .then(() => commit(null));
     this.#inflight.add(job);
     job.finally(() => this.#inflight.delete(job));
     await job;
@@ -757,6 +1011,7 @@ export class AgxClient {
     const answered = await Promise.all(relays.map((url) => this.#pollRelay(url, filter, onEvent)));
     await Promise.all(jobs);
     const complete = relays.length > 0 && answered.every(Boolean) && counts.unavailable === 0 && !this.#closed;
+    if (this.#outbox.size) this.#flushOutbox();
     if (complete && startedAt > this.#cursor) {
       this.#cursor = startedAt;
       try {
@@ -800,6 +1055,15 @@ export class AgxClient {
     if (loaded.entries.length) this.#guard.load(loaded.entries, now);
     this.#guard.journal(); // what was loaded is durable already
     if (Number.isSafeInteger(loaded.cursor)) this.#cursor = loaded.cursor;
+    // Task records: their ids are seen, in memory and in the store (a crash may have come between
+    // the record and the marks; once the record goes, the marks alone keep the wrap a replay).
+    const tasks = this.#durable && Array.isArray(loaded.tasks) ? loaded.tasks : [];
+    if (tasks.length) {
+      const marks = tasks.flatMap((r) => [[r.id, r.expiresAt], [r.wrap.id, r.expiresAt]]);
+      this.#guard.load(marks, now);
+      this.#guard.journal();
+      await this.#store.append(marks).catch((err) => this.#report(err));
+    }
     // Live: wraps published from now on (backdated up to two days, hence the since).
     await new Promise((resolve) => {
       this.#sub = this.#pool.subscribe([{ kinds: [1059], '#p': [me], since: now - this.pollLookback }], {
@@ -812,6 +1076,18 @@ export class AgxClient {
         onclose: () => resolve(),
       });
     });
+    // Left by a process that died: done results go out again, accepted tasks run again.
+    for (const rec of tasks) {
+      if (rec.state === 'done') {
+        this.#stats.republished++;
+        this.#outbox.set(rec.id, rec);
+      } else {
+        const job = this.#rerun(rec).catch((err) => this.#report(err));
+        this.#inflight.add(job);
+        job.finally(() => this.#inflight.delete(job));
+      }
+    }
+    this.#flushOutbox();
     const first = await this.poll();
     this.#schedule();
     const out = { cursor: this.#cursor, poll: first };
@@ -836,6 +1112,10 @@ export class AgxClient {
     this.#closed = true;
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
+    if (this.#retryTimer) clearTimeout(this.#retryTimer);
+    this.#retryTimer = null;
+    // Queued tasks do not run: their records bring them back at the next start.
+    for (const { job } of this.#gate.clear()) job.finish();
     if (this.#sub) this.#sub.close();
     this.#sub = null;
     for (const [, p] of [...this.#pending]) p.fail(new NostrError('AGX_CLOSED', 'the client was stopped'));
@@ -851,6 +1131,7 @@ export class AgxClient {
     this.#router.dispose();
     this.#guard.dispose();
     this.#limiter.dispose();
+    this.#gate.dispose();
   }
 
   // createAgxAgent's names

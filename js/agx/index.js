@@ -16,6 +16,7 @@ export { ReplayGuard } from './replay.js';
 export { AgxPublicError } from './errors.js';
 export { AgxClient, createAgxAgent, AutoReplyLimiter, replyDepth } from './client.js';
 export { MemorySeenStore, FileSeenStore, IndexedDbSeenStore } from './seen-store.js';
+export { TaskGate, TASK_LIMIT_DEFAULTS } from './task-gate.js';
 export {
   publishAgentCard,
   fetchAgentCard,

@@ -1,10 +1,20 @@
-// SeenStore: where an AgxClient keeps what it processed (rumor and wrap ids, each with an expiry)
-// and its inbox cursor, so a restart processes nothing twice and loses nothing. The replay rules
-// themselves are the core's (an in-memory store in wasm); a SeenStore is its durable mirror:
-//   load()              -> { entries: [[idHex, expiresAt], ...], cursor: number | null }
-//   append(entries)     records marks (called before the event is acted on: at-most-once)
+// SeenStore: where an AgxClient keeps what it processed (rumor and wrap ids, each with an expiry),
+// its inbox cursor, and the tasks it accepted but has not answered yet, so a restart processes
+// nothing twice and loses nothing. The replay rules themselves are the core's (an in-memory store
+// in wasm); a SeenStore is its durable mirror:
+//   load()              -> { entries: [[idHex, expiresAt], ...], cursor: number | null, tasks: [record, ...] }
+//   append(entries)     records marks (called before the event is acted on)
 //   setCursor(seconds)  records the inbox cursor after a complete poll
+//   putTask(record)     records (replaces) a task record, durably, before acting on it
+//   deleteTask(id)      forgets a task record (its result was published)
 //   close()
+// A task record (exactly-once task results across crashes): { id: rumor id, state: 'accepted' |
+// 'done', wrap: the task request's gift wrap as received (to run it again: only ciphertext is kept,
+// never the payload in the clear), to: the requester, runs, expiresAt, result: the result's gift
+// wrap once 'done' (recorded BEFORE it is published, so a crash between the two republishes the
+// same event). An 'accepted' record at load means the handler was cut short: the client runs it
+// again (ctx.redelivered); a 'done' one means the result may not have gone out: it is republished.
+// A store without putTask still works, at most once (a task cut short by a crash is lost).
 // Three implementations: MemorySeenStore (the default; survives a client, not a process),
 // FileSeenStore (Node: an fsynced append log plus an atomically replaced snapshot, both 0600) and
 // IndexedDbSeenStore (browsers).
@@ -23,6 +33,46 @@ function checkEntries(entries) {
       throw new NostrError('INVALID_ARGUMENT', 'each entry must be [64 lowercase hex, integer seconds]');
 }
 
+const TASK_STATES = new Set(['accepted', 'done']);
+
+function isWrapLike(w) {
+  return w !== null && typeof w === 'object' && typeof w.id === 'string' && ID.test(w.id);
+}
+
+function validTask(r) {
+  return (
+    r !== null &&
+    typeof r === 'object' &&
+    typeof r.id === 'string' &&
+    ID.test(r.id) &&
+    TASK_STATES.has(r.state) &&
+    Number.isSafeInteger(r.expiresAt) &&
+    isWrapLike(r.wrap) &&
+    typeof r.to === 'string' &&
+    ID.test(r.to) &&
+    (r.state !== 'done' || isWrapLike(r.result))
+  );
+}
+
+function checkTask(r) {
+  if (!validTask(r))
+    throw new NostrError('INVALID_ARGUMENT', "a task record needs id and to (64 hex), state 'accepted' or 'done', expiresAt, wrap, and result when done");
+}
+
+function checkTaskId(id) {
+  if (typeof id !== 'string' || !ID.test(id)) throw new NostrError('INVALID_ARGUMENT', 'a task id is 64 lowercase hex');
+}
+
+/** Live task records (expired ones left out), as plain copies. */
+function liveTasks(map, now) {
+  const out = [];
+  for (const [id, r] of map) {
+    if (r.expiresAt <= now) map.delete(id);
+    else out.push(structuredClone(r));
+  }
+  return out;
+}
+
 function checkCursor(cursor) {
   if (!Number.isSafeInteger(cursor) || cursor < 0) throw new NostrError('INVALID_ARGUMENT', 'cursor must be non-negative integer seconds');
 }
@@ -39,11 +89,12 @@ function merge(map, entries, now) {
 /** In memory: shared by the clients given the same object (a client restart, not a process one). */
 export class MemorySeenStore {
   #map = new Map();
+  #tasks = new Map();
   #cursor = null;
   async load() {
     const now = nowS();
     for (const [id, exp] of this.#map) if (exp <= now) this.#map.delete(id);
-    return { entries: [...this.#map], cursor: this.#cursor };
+    return { entries: [...this.#map], cursor: this.#cursor, tasks: liveTasks(this.#tasks, now) };
   }
   async append(entries) {
     checkEntries(entries);
@@ -53,8 +104,20 @@ export class MemorySeenStore {
     checkCursor(cursor);
     this.#cursor = cursor;
   }
+  async putTask(record) {
+    checkTask(record);
+    this.#tasks.set(record.id, structuredClone(record));
+  }
+  async deleteTask(id) {
+    checkTaskId(id);
+    this.#tasks.delete(id);
+  }
   get size() {
     return this.#map.size;
+  }
+  /** Task records kept (accepted, or done and not yet known to be published). */
+  get taskCount() {
+    return this.#tasks.size;
   }
   async close() {}
 }
@@ -66,9 +129,11 @@ const HELD = new Set(); // directories a FileSeenStore of this process holds
 const PATH = ['node', 'path'].join(':');
 
 /**
- * Node: `<dir>/seen.json` (snapshot: {"v":1,"cursor":n|null,"seen":[[id,exp],...]}, replaced
- * atomically: written to a temporary file, fsynced, renamed, directory fsynced) and `<dir>/seen.log`
- * (one JSON line per append or cursor move, fsynced before append() resolves). Both mode 0600, the
+ * Node: `<dir>/seen.json` (snapshot: {"v":2,"cursor":n|null,"seen":[[id,exp],...],"tasks":[record,...]};
+ * version 1, without tasks, is still read; replaced atomically: written to a temporary file,
+ * fsynced, renamed, directory fsynced) and `<dir>/seen.log` (one JSON line per append, cursor move
+ * or task record: {"s":[...]}, {"c":n}, {"p":record}, {"d":id}; fsynced before the call resolves,
+ * except a deleteTask: losing one only republishes an identical result event). Both mode 0600, the
  * directory 0700. A torn last log line (a crash mid-write) is ignored; the log is folded into the
  * snapshot every `compactEvery` lines. One writer per directory: `seen.lock` (the writer's pid) makes
  * a second live one fail with AGX_SEEN_STORE_LOCKED; the lock of a process that died is taken over.
@@ -77,6 +142,7 @@ export class FileSeenStore {
   #dir;
   #compactEvery;
   #map = new Map();
+  #tasks = new Map();
   #cursor = null;
   #fs = null;
   #path = null;
@@ -121,6 +187,7 @@ export class FileSeenStore {
       if (!this.#locked) await this.#lock();
       const now = nowS();
       this.#map.clear();
+      this.#tasks.clear();
       this.#cursor = null;
       let snap = null;
       try {
@@ -129,9 +196,10 @@ export class FileSeenStore {
         if (err.code !== 'ENOENT') throw new NostrError('AGX_SEEN_STORE', `cannot read ${this.#file('seen.json')}: ${err.message}`, { cause: err });
       }
       if (snap) {
-        if (snap.v !== 1 || !Array.isArray(snap.seen)) throw new NostrError('AGX_SEEN_STORE', 'seen.json is not a seen-store snapshot');
+        if ((snap.v !== 1 && snap.v !== 2) || !Array.isArray(snap.seen)) throw new NostrError('AGX_SEEN_STORE', 'seen.json is not a seen-store snapshot');
         merge(this.#map, snap.seen.filter((e) => Array.isArray(e) && ID.test(e[0]) && Number.isSafeInteger(e[1])), now);
         if (Number.isSafeInteger(snap.cursor)) this.#cursor = snap.cursor;
+        if (snap.v === 2 && Array.isArray(snap.tasks)) for (const r of snap.tasks) if (validTask(r)) this.#tasks.set(r.id, r);
       }
       let log = '';
       try {
@@ -151,10 +219,13 @@ export class FileSeenStore {
         this.#lines++;
         if (Array.isArray(rec.s)) merge(this.#map, rec.s.filter((e) => Array.isArray(e) && ID.test(e[0]) && Number.isSafeInteger(e[1])), now);
         if (Number.isSafeInteger(rec.c) && (this.#cursor === null || rec.c > this.#cursor)) this.#cursor = rec.c;
+        if (validTask(rec.p)) this.#tasks.set(rec.p.id, rec.p);
+        if (typeof rec.d === 'string') this.#tasks.delete(rec.d);
       }
+      const tasks = liveTasks(this.#tasks, now);
       await this.#compact(); // starts every run from one snapshot and an empty log
       this.#log = await fs.open(this.#file('seen.log'), 'a', 0o600);
-      return { entries: [...this.#map], cursor: this.#cursor };
+      return { entries: [...this.#map], cursor: this.#cursor, tasks };
     });
   }
 
@@ -194,10 +265,11 @@ export class FileSeenStore {
     const fs = this.#fs;
     const now = nowS();
     for (const [id, exp] of this.#map) if (exp <= now) this.#map.delete(id);
+    const tasks = liveTasks(this.#tasks, now);
     const tmp = this.#file(`seen.json.${process.pid}.tmp`);
     const fh = await fs.open(tmp, 'w', 0o600);
     try {
-      await fh.writeFile(JSON.stringify({ v: 1, cursor: this.#cursor, seen: [...this.#map] }));
+      await fh.writeFile(JSON.stringify({ v: 2, cursor: this.#cursor, seen: [...this.#map], tasks }));
       await fh.sync();
     } finally {
       await fh.close();
@@ -228,10 +300,10 @@ export class FileSeenStore {
     }
   }
 
-  async #write(rec) {
+  async #write(rec, sync = true) {
     if (!this.#log) throw new NostrError('AGX_SEEN_STORE', 'call load() first');
     await this.#log.appendFile(`${JSON.stringify(rec)}\n`);
-    await this.#log.sync();
+    if (sync) await this.#log.sync();
     if (++this.#lines >= this.#compactEvery) await this.#compact();
   }
 
@@ -252,8 +324,29 @@ export class FileSeenStore {
     });
   }
 
+  async putTask(record) {
+    checkTask(record);
+    const copy = structuredClone(record);
+    return this.#serial(async () => {
+      this.#tasks.set(copy.id, copy);
+      await this.#write({ p: copy });
+    });
+  }
+
+  async deleteTask(id) {
+    checkTaskId(id);
+    return this.#serial(async () => {
+      if (!this.#tasks.delete(id)) return;
+      await this.#write({ d: id }, false);
+    });
+  }
+
   get size() {
     return this.#map.size;
+  }
+
+  get taskCount() {
+    return this.#tasks.size;
   }
 
   async close() {
@@ -286,8 +379,10 @@ function done(tx) {
 
 /**
  * Browsers: an IndexedDB database (default name "nostr-agents-agx-seen"; one per identity) with an
- * object store "seen" (key: id, value: expiresAt) and "meta" (the cursor). Each append is one
- * transaction, resolved once committed. options: name, indexedDB (defaults to globalThis.indexedDB).
+ * object store "seen" (key: id, value: expiresAt), "meta" (the cursor) and, from version 2,
+ * "tasks" (key: rumor id, value: the task record; a version-1 database is upgraded in place, its
+ * entries kept). Each write is one transaction, resolved once committed. options: name, indexedDB
+ * (defaults to globalThis.indexedDB).
  */
 export class IndexedDbSeenStore {
   #name;
@@ -300,11 +395,12 @@ export class IndexedDbSeenStore {
   }
   async #open() {
     if (this.#db) return this.#db;
-    const r = this.#idb.open(this.#name, 1);
+    const r = this.#idb.open(this.#name, 2);
     r.onupgradeneeded = () => {
       const db = r.result;
       if (!db.objectStoreNames.contains('seen')) db.createObjectStore('seen');
       if (!db.objectStoreNames.contains('meta')) db.createObjectStore('meta');
+      if (!db.objectStoreNames.contains('tasks')) db.createObjectStore('tasks');
     };
     this.#db = await req(r);
     return this.#db;
@@ -312,9 +408,10 @@ export class IndexedDbSeenStore {
   async load() {
     const db = await this.#open();
     const now = nowS();
-    const tx = db.transaction(['seen', 'meta'], 'readwrite');
+    const tx = db.transaction(['seen', 'meta', 'tasks'], 'readwrite');
     const seen = tx.objectStore('seen');
     const entries = [];
+    const tasks = [];
     await new Promise((resolve, reject) => {
       const c = seen.openCursor();
       c.onerror = () => reject(new NostrError('AGX_SEEN_STORE', 'IndexedDB cursor failed'));
@@ -326,9 +423,34 @@ export class IndexedDbSeenStore {
         cur.continue();
       };
     });
+    await new Promise((resolve, reject) => {
+      const c = tx.objectStore('tasks').openCursor();
+      c.onerror = () => reject(new NostrError('AGX_SEEN_STORE', 'IndexedDB cursor failed'));
+      c.onsuccess = () => {
+        const cur = c.result;
+        if (!cur) return resolve();
+        if (validTask(cur.value) && cur.value.expiresAt > now) tasks.push(cur.value);
+        else cur.delete();
+        cur.continue();
+      };
+    });
     const cursor = await req(tx.objectStore('meta').get('cursor'));
     await done(tx);
-    return { entries, cursor: Number.isSafeInteger(cursor) ? cursor : null };
+    return { entries, cursor: Number.isSafeInteger(cursor) ? cursor : null, tasks };
+  }
+  async putTask(record) {
+    checkTask(record);
+    const db = await this.#open();
+    const tx = db.transaction('tasks', 'readwrite');
+    tx.objectStore('tasks').put(structuredClone(record), record.id);
+    await done(tx);
+  }
+  async deleteTask(id) {
+    checkTaskId(id);
+    const db = await this.#open();
+    const tx = db.transaction('tasks', 'readwrite');
+    tx.objectStore('tasks').delete(id);
+    await done(tx);
   }
   async append(entries) {
     checkEntries(entries);

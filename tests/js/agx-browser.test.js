@@ -61,7 +61,51 @@ try {
 window.__result = out;
 </script>`;
 
-const site = useBrowserSite({ name: 'agx-browser', pages: { 'agx.html': PAGE }, relay: { memory: true, agxPolicy: true } });
+// IndexedDbSeenStore's task records, and a database written by the previous version (version 1:
+// no "tasks" store) upgraded in place with its entries and cursor kept.
+const IDB_PAGE = `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module">
+const out = {};
+try {
+  const n = await import('/js/index.browser.js');
+  const name = 'agx-idb-v1';
+  const req = (r) => new Promise((res, rej) => ((r.onsuccess = () => res(r.result)), (r.onerror = () => rej(r.error))));
+  const open1 = indexedDB.open(name, 1);
+  open1.onupgradeneeded = () => {
+    open1.result.createObjectStore('seen');
+    open1.result.createObjectStore('meta');
+  };
+  const db1 = await req(open1);
+  const exp = Math.floor(Date.now() / 1000) + 1000;
+  const tx = db1.transaction(['seen', 'meta'], 'readwrite');
+  tx.objectStore('seen').put(exp, 'a'.repeat(64));
+  tx.objectStore('meta').put(77, 'cursor');
+  await new Promise((r) => (tx.oncomplete = r));
+  db1.close();
+  const s = new n.agx.IndexedDbSeenStore({ name });
+  out.old = await s.load();
+  const rec = (c, extra = {}) => ({ id: c.repeat(64), state: 'accepted', wrap: { id: 'e'.repeat(64) }, to: 'f'.repeat(64), runs: 1, expiresAt: exp, ...extra });
+  await s.putTask(rec('b'));
+  await s.putTask(rec('c', { state: 'done', result: { id: 'd'.repeat(64) } }));
+  await s.putTask(rec('1', { expiresAt: exp - 2000 }));
+  await s.putTask(rec('2'));
+  await s.deleteTask('2'.repeat(64));
+  try {
+    await s.putTask(rec('3', { state: 'done' }));
+  } catch (err) {
+    out.badCode = err.code;
+  }
+  await s.close();
+  const again = await new n.agx.IndexedDbSeenStore({ name }).load();
+  out.tasks = again.tasks.map((t) => [t.id[0], t.state]).sort();
+  out.entries = again.entries.length;
+  out.cursor = again.cursor;
+} catch (err) {
+  out.error = String(err && err.stack || err);
+}
+window.__result = out;
+</script>`;
+
+const site = useBrowserSite({ name: 'agx-browser', pages: { 'agx.html': PAGE, 'agx-idb.html': IDB_PAGE }, relay: { memory: true, agxPolicy: true } });
 
 test('browser: an AgxClient on an injected window.nostr completes a task with a Node agent and serves one back', { timeout: 90_000 }, async () => {
   const signer = nostr.LocalSigner.generate();
@@ -96,4 +140,17 @@ test('browser: an AgxClient on an injected window.nostr completes a task with a 
     await node.stop();
     signer.dispose();
   }
+});
+
+test('browser: IndexedDbSeenStore keeps task records; a version-1 database (the previous format) upgrades with its entries and cursor', { timeout: 60_000 }, async () => {
+  const r = await site.run('agx-idb.html', {}, { timeoutMs: 50_000 });
+  assert.equal(r.result.error, undefined, r.result.error);
+  assert.deepEqual(r.result.old.entries.map((e) => e[0][0]), ['a']);
+  assert.equal(r.result.old.cursor, 77);
+  assert.deepEqual(r.result.old.tasks, []);
+  assert.equal(r.result.badCode, 'INVALID_ARGUMENT');
+  assert.deepEqual(r.result.tasks, [['b', 'accepted'], ['c', 'done']]);
+  assert.equal(r.result.entries, 1);
+  assert.equal(r.result.cursor, 77);
+  assert.deepEqual(r.problems, []);
 });

@@ -262,7 +262,7 @@ describe('AgxClient', () => {
     it('FileSeenStore: 0600 files, atomic snapshot, log replay, torn last line ignored, compaction', async () => {
       const d = path.join(dir, 'a');
       const a = new agx.FileSeenStore(d, { compactEvery: 3 });
-      assert.deepEqual(await a.load(), { entries: [], cursor: null });
+      assert.deepEqual(await a.load(), { entries: [], cursor: null, tasks: [] });
       const exp = nowS() + 1000;
       await a.append([['a'.repeat(64), exp]]);
       await a.setCursor(1234);
@@ -273,7 +273,7 @@ describe('AgxClient', () => {
       appendFileSync(path.join(d, 'seen.log'), '{"s":[["' + 'b'.repeat(64)); // a torn write
       const b = new agx.FileSeenStore(d, { compactEvery: 3 });
       const got = await b.load();
-      assert.deepEqual(got, { entries: [['a'.repeat(64), exp]], cursor: 1234 });
+      assert.deepEqual(got, { entries: [['a'.repeat(64), exp]], cursor: 1234, tasks: [] });
       // expired entries are dropped; compaction folds the log into the snapshot
       await b.append([['c'.repeat(64), nowS() - 1]]);
       await b.append([['d'.repeat(64), exp]]);

@@ -8,6 +8,7 @@ const A = 'agx.test.js';
 const B = 'agx-browser.test.js';
 const S = 'agx-status.test.js';
 const R = 'relay-server.test.js';
+const E = 'agx-exactly-once.test.js';
 
 export const RULES = [
   // Transport envelope (NIP-59)
@@ -67,7 +68,7 @@ export const RULES = [
   { section: 'Correlation & replay', level: 'MUST', rule: 'receipts keyed by rumor id; a re-wrapped rumor is the same message',
     tests: ['native:agx_envelope_test.receipt_round_trip', `js:${A}:a plain message, a task with receipt + result, a denied request, a replay, an unknown capability`] },
   { section: 'Correlation & replay', level: 'MUST', rule: 'every inbound message and receipt processed at most once by rumor id, through a SeenStore (in-memory default, durable when provided)',
-    tests: ['native:agx_replay_test.duplicates_are_dropped_exactly_once', `js:${C}:MemorySeenStore shared by a restarted client: nothing processed twice`, `js:${C}:a real restart of the serving agent (SIGKILL) with FileSeenStore processes nothing twice and loses nothing`, `js:${B}:browser: an AgxClient on an injected window.nostr completes a task with a Node agent and serves one back`] },
+    tests: ['native:agx_replay_test.duplicates_are_dropped_exactly_once', `js:${C}:MemorySeenStore shared by a restarted client: nothing processed twice`, `js:${C}:a real restart of the serving agent (SIGKILL) with FileSeenStore processes nothing twice and loses nothing`, `js:${B}:browser: an AgxClient on an injected window.nostr completes a task with a Node agent and serves one back`, `js:${E}:cut short mid-handler: the task runs again with ctx.redelivered, the requester resolves once and drops the late second result`] },
   { section: 'Correlation & replay', level: 'SHOULD', rule: 'wrap ids recorded (processed and undecryptable) and consulted before decrypting',
     tests: ['native:agx_replay_test.duplicates_are_dropped_exactly_once', `js:${C}:an unavailable signer makes the poll incomplete and discards nothing; bad input is discarded once`] },
   { section: 'Cursor advance', level: 'MUST', rule: 'the cursor advances only after a complete poll, to the poller\'s clock read before the poll',

@@ -87,3 +87,32 @@ export async function statusUpdates(client: agx.AgxClient, peer: string): Promis
   void agx.createTaskInputRumor({ taskId: 't', input: 1 }, peer, peer);
   void rumor;
 }
+
+// Exactly-once task records and flood limits (type-checked only).
+export async function exactlyOnceAndLimits(signer: import('nostr-agents').Signer, pool: RelayPool): Promise<void> {
+  const store = new agx.MemorySeenStore();
+  const c = new agx.AgxClient({
+    signer,
+    pool,
+    authorize: 'accept-all',
+    seenStore: store,
+    taskLimits: { maxConcurrent: 8, perPeerConcurrent: 2, maxQueued: 64, perPeerQueued: 8, perPeerRate: { count: 60, window: 60 } },
+    maxTaskRuns: 2,
+  });
+  c.handle('x.once', async (_p: unknown, ctx) => (ctx.redelivered ? 'again' : 'first'));
+  const loaded: agx.SeenStoreState = await store.load();
+  const recs: agx.AgxTaskRecord[] = loaded.tasks ?? [];
+  const s: agx.AgxTaskStats = c.taskStats;
+  const n: number = s.reruns + s.republished + s.duplicateResults + s.rejected['rate-limited'] + s.rejected.overloaded + store.taskCount;
+  const gate = new agx.TaskGate<string>({ perPeerRate: null });
+  const v: agx.TaskGateVerdict = gate.offer('ab'.repeat(32), 0, 'job');
+  const next: { peer: string; job: string } | null = gate.release('ab'.repeat(32));
+  const d: number = agx.TASK_LIMIT_DEFAULTS.maxConcurrent;
+  try {
+    await c.request('ab'.repeat(32), 'x.once');
+  } catch (err) {
+    const e = err as { code: string; rejected?: 'rate-limited' | 'overloaded'; retryAfter?: number };
+    void e;
+  }
+  void [recs, n, v, next, d];
+}
