@@ -5,6 +5,7 @@ import { core, checked } from '../core.js';
 import { NostrError } from '../errors.js';
 import { normalizeRelayUrl } from '../relay/codec.js';
 import { isSigner } from '../signer.js';
+import { checkedLookup, httpsGet } from './nip05-https.js';
 import { peerHex } from './util.js';
 
 export const CARD_KIND = 11337;
@@ -191,12 +192,36 @@ function ipv6Hextets(s) {
   return all.map((x) => parseInt(x, 16));
 }
 
-const DNS = ['node', 'dns'].join(':'); // named at run time: browser bundles leave it alone
+// Named at run time: browser bundles leave them alone (and never load them: isNode() is false).
+const DNS = ['node', 'dns'].join(':');
+const HTTPS = ['node', 'https'].join(':');
+const TLS = ['node', 'tls'].join(':');
 
-async function defaultLookup(host) {
-  if (typeof process === 'undefined' || !process.versions?.node) return null; // browsers: no DNS API
+function isNode() {
+  return typeof process !== 'undefined' && !!process.versions?.node;
+}
+
+async function dnsLookup(host) {
   const dns = await import(DNS);
   return (await dns.promises.lookup(host, { all: true })).map((r) => r.address);
+}
+
+async function defaultLookup(host) {
+  if (!isNode()) return null; // browsers: no DNS API
+  return dnsLookup(host);
+}
+
+// Node without a `fetch` option: httpsGet, which resolves the host again at connect time through
+// `lookup` (falling back to DNS when it answers null) and connects only to an address it checked.
+async function nodeFetch(lookup, ca) {
+  const [https, tls] = await Promise.all([import(HTTPS), import(TLS)]);
+  const extra = ca === undefined || ca === null ? [] : [].concat(ca);
+  if (!extra.every((c) => typeof c === 'string' || c instanceof Uint8Array))
+    throw new NostrError('INVALID_ARGUMENT', 'ca must be a PEM certificate or an array of them');
+  const trusted = extra.length ? [...tls.rootCertificates, ...extra] : undefined;
+  const resolve = async (host) => (await lookup(host)) ?? dnsLookup(host);
+  const connectLookup = checkedLookup(resolve, (ip) => !isPrivateAddress(ip));
+  return (url, init) => httpsGet(https, url, { lookup: connectLookup, ca: trusted, signal: init.signal, headers: init.headers, maxBytes: NIP05_MAX_BYTES });
 }
 
 async function readCapped(res, cap) {
@@ -235,8 +260,12 @@ async function readCapped(res, cap) {
  * its spelling everywhere, and in Node also by every address DNS gives), no redirects, at most
  * 100 KB, 5 s. Breaking one throws NostrError: AGX_NIP05_INVALID, AGX_NIP05_NOT_PUBLIC,
  * AGX_NIP05_DNS, AGX_NIP05_REDIRECT, AGX_NIP05_HTTP, AGX_NIP05_TOO_LARGE, AGX_NIP05_TIMEOUT,
- * AGX_NIP05_RESPONSE_INVALID. options: fetch (default globalThis.fetch), lookup (host => [ip...];
- * default DNS in Node, none in browsers), timeout (ms, default 5000).
+ * AGX_NIP05_RESPONSE_INVALID. options: fetch (default: in Node an https GET that resolves the
+ * host again at connect time and connects only to the address it checked, so a host cannot switch
+ * its DNS to a private address between the check and the request; in browsers globalThis.fetch),
+ * lookup (host => [ip...]; default DNS in Node, none in browsers; the Node default fetch connects
+ * through it too), ca (PEM certificate(s) the Node default fetch trusts besides Node's roots, e.g.
+ * a private CA), timeout (ms, default 5000).
  */
 export async function verifyNip05(identifier, pubkey, options = {}) {
   const pk = peerHex(pubkey);
@@ -244,7 +273,7 @@ export async function verifyNip05(identifier, pubkey, options = {}) {
   if (!addr.url.startsWith('https://')) throw new NostrError('AGX_NIP05_INVALID', 'NIP-05 is fetched over https only');
   const lookup = options.lookup ?? defaultLookup;
   const timeout = options.timeout ?? NIP05_TIMEOUT;
-  const fetchFn = options.fetch ?? globalThis.fetch;
+  const fetchFn = options.fetch ?? (isNode() ? await nodeFetch(lookup, options.ca) : globalThis.fetch);
   if (typeof fetchFn !== 'function') throw new NostrError('AGX_NIP05_HTTP', 'no fetch available');
   const ac = new AbortController();
   const timer = setTimeout(() => ac.abort(), timeout);
@@ -264,6 +293,7 @@ export async function verifyNip05(identifier, pubkey, options = {}) {
       res = await fetchFn(addr.url, { redirect: 'manual', signal: ac.signal, headers: { accept: 'application/json' }, credentials: 'omit' });
     } catch (err) {
       if (ac.signal.aborted) throw new NostrError('AGX_NIP05_TIMEOUT', `no answer within ${timeout} ms`, { cause: err });
+      if (err instanceof NostrError && err.code.startsWith('AGX_NIP05_')) throw err; // the Node fetch's connect-time check and cap
       throw new NostrError('AGX_NIP05_HTTP', `fetching ${addr.url} failed: ${err?.message ?? err}`, { cause: err });
     }
     if (res.type === 'opaqueredirect' || res.redirected || (res.status >= 300 && res.status < 400))
