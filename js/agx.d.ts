@@ -585,9 +585,18 @@ export interface AgentCard {
 
 /** How verifyNip05 fetches and checks hosts (injectable for tests and browsers). */
 export interface Nip05Options {
+  /**
+   * Default: in Node the package's own https GET, which resolves the host again at connect time
+   * (through `lookup`) and connects only to an address it checked, so a host cannot answer the
+   * check with a public address and then rebind its name to a private one (DNS rebinding); in
+   * browsers globalThis.fetch. A fetch given here makes its own connection: only the check before
+   * it (by `lookup`) applies.
+   */
   fetch?: (url: string, init: any) => Promise<any>;
-  /** host => addresses; null: no DNS check (browsers). */
+  /** host => addresses; null: no DNS check (browsers; the Node default fetch then still checks the addresses DNS gives when it connects). */
   lookup?: (host: string) => Promise<string[] | null>;
+  /** PEM certificate(s) the Node default fetch trusts besides Node's root CAs (e.g. a private CA); INVALID_ARGUMENT if not PEM text. */
+  ca?: string | string[];
   /** ms (default 5000). */
   timeout?: number;
 }

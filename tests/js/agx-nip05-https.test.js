@@ -4,7 +4,10 @@
 // (the name maps to our key, also through fetchAgentCard and the CLI's check) and every way the
 // check can fail, each a typed verdict within the timeout. NIP-05, "Security Constraints":
 // "Fetchers MUST ignore any HTTP redirects given by the /.well-known/nostr.json endpoint": a
-// redirect is refused (AGX_NIP05_REDIRECT), never followed.
+// redirect is refused (AGX_NIP05_REDIRECT), never followed. Without a `fetch` option (the default
+// Node fetch, js/agx/nip05-https.js): a host that rebinds its name to a private address between the
+// check and the connection is refused (AGX_NIP05_NOT_PUBLIC); that GET itself runs against the
+// same server (redirects returned, not followed; the body cap; the signal).
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import https from 'node:https';
@@ -13,6 +16,7 @@ import { nostr } from './helpers.js';
 import { startDevRelay } from '../support/relays.js';
 import { pinnedHttpsFetch, selfSignedCert } from '../support/tls.js';
 import { checkNip05 } from '../../js/cli/agx-adapter.js';
+import { checkedLookup, httpsGet } from '../../js/agx/nip05-https.js';
 
 const { agx, LocalSigner, RelayPool } = nostr;
 
@@ -25,6 +29,7 @@ describe('NIP-05 over HTTPS', () => {
   let silent; // accepts TCP, never says a word of TLS
   const sockets = new Set();
   const requests = [];
+  let connections = 0; // TCP connections the HTTPS server accepted
   let opts;
   let relay;
   let pool;
@@ -66,6 +71,13 @@ describe('NIP-05 over HTTPS', () => {
         case 'e204':
           res.statusCode = 204;
           return res.end();
+        case 'big': // over NIP05_MAX_BYTES, its length announced
+          return json(200, JSON.stringify({ names: { bob: pk }, pad: 'x'.repeat(150000) }));
+        case 'bigchunked': // over the cap, no length: cut while it streams
+          res.setHeader('content-type', 'application/json');
+          res.write(`{"names":{"bob":"${pk}"},"pad":"`);
+          for (let i = 0; i < 20; i++) res.write('x'.repeat(10000));
+          return res.end('"}');
         case 'slow':
           return; // headers never come
         case 'stall':
@@ -76,7 +88,7 @@ describe('NIP-05 over HTTPS', () => {
           return json(404, {});
       }
     });
-    server.on('connection', (s) => (sockets.add(s), s.on('close', () => sockets.delete(s))));
+    server.on('connection', (s) => (connections++, sockets.add(s), s.on('close', () => sockets.delete(s))));
     await new Promise((r) => server.listen(0, '127.0.0.1', r));
     silent = net.createServer((s) => (sockets.add(s), s.on('close', () => sockets.delete(s))));
     await new Promise((r) => silent.listen(0, '127.0.0.1', r));
@@ -171,5 +183,109 @@ describe('NIP-05 over HTTPS', () => {
     requests.length = 0;
     await assert.rejects(agx.verifyNip05('bob@ok.example.com', pk, { ...opts, lookup: async () => ['::7f00:1'] }), { code: 'AGX_NIP05_NOT_PUBLIC' });
     assert.equal(requests.length, 0);
+  });
+
+  // verifyNip05 without a `fetch` option, in Node: the package's own https GET, whose connection
+  // resolves the host through `lookup` once more and connects only to the address it checked.
+  describe('the default Node fetch', () => {
+    // host => the next answer of `answers` (the last one repeats); `calls` counts the lookups.
+    const sequence = (...answers) => {
+      const fn = async () => answers[Math.min(fn.calls++, answers.length - 1)];
+      fn.calls = 0;
+      return fn;
+    };
+
+    it('DNS rebinding (public at the check, 127.0.0.1 at connect time) is AGX_NIP05_NOT_PUBLIC, and nothing is connected to', async () => {
+      requests.length = 0;
+      const before = connections;
+      const lookup = sequence(['93.184.216.34'], ['127.0.0.1']);
+      await assert.rejects(agx.verifyNip05('bob@ok.example.com', pk, { lookup, ca: tls.cert, timeout: 3000 }), { name: 'NostrError', code: 'AGX_NIP05_NOT_PUBLIC' });
+      assert.equal(lookup.calls, 2, 'the host was resolved again when connecting');
+      assert.deepEqual([requests.length, connections - before], [0, 0]);
+      // the same through fetchAgentCard: a verdict, not a crash
+      await agx.publishAgentCard(signer, pool, { nip05: 'bob@ok.example.com', capabilities: ['x'] });
+      const card = await agx.fetchAgentCard(pool, pk, { verifyNip05: true, lookup: sequence(['8.8.8.8'], ['10.0.0.7']), timeout: 3000 });
+      assert.deepEqual([card.nip05Verified, card.nip05Error], [false, 'AGX_NIP05_NOT_PUBLIC']);
+      const r = await checkNip05('bob@ok.example.com', pk, { lookup: sequence(['8.8.8.8'], ['::ffff:127.0.0.1']), timeout: 3000 });
+      assert.deepEqual([r.ok, r.code], [false, 'AGX_NIP05_NOT_PUBLIC']);
+    });
+
+    it('at connect time every address must be public; no answer, a bad one or a failure is AGX_NIP05_DNS', async () => {
+      for (const second of [['8.8.8.8', '10.0.0.1'], ['::1'], ['169.254.169.254'], ['64:ff9b::7f00:1'], ['nonsense']]) {
+        const lookup = sequence(['93.184.216.34'], second);
+        await assert.rejects(agx.verifyNip05('bob@ok.example.com', pk, { lookup, timeout: 3000 }), { code: 'AGX_NIP05_NOT_PUBLIC' }, String(second));
+        assert.equal(lookup.calls, 2, String(second));
+      }
+      for (const second of [[], 'not a list', [42]])
+        await assert.rejects(agx.verifyNip05('bob@ok.example.com', pk, { lookup: sequence(['93.184.216.34'], second), timeout: 3000 }), { code: 'AGX_NIP05_DNS' }, String(second));
+      let n = 0;
+      const flaky = async () => {
+        if (n++) throw Object.assign(new Error('SERVFAIL'), { code: 'ESERVFAIL' });
+        return ['93.184.216.34'];
+      };
+      await assert.rejects(agx.verifyNip05('bob@ok.example.com', pk, { lookup: flaky, timeout: 3000 }), (e) => e.code === 'AGX_NIP05_DNS' && /ESERVFAIL/.test(e.message));
+      assert.equal(requests.length, 0);
+    });
+
+    it('a ca that is not PEM text is INVALID_ARGUMENT', async () => {
+      await assert.rejects(agx.verifyNip05('bob@ok.example.com', pk, { lookup: async () => ['93.184.216.34'], ca: [42] }), { code: 'INVALID_ARGUMENT' });
+    });
+
+    // The GET itself against the local server (its port in the URL, 127.0.0.1 allowed here: the
+    // guard is what the tests above check), as verifyNip05 calls it.
+    const port = () => server.address().port;
+    const loopbackOk = (resolveTo = ['127.0.0.1']) => checkedLookup(async () => resolveTo, () => true);
+    const get = (site, extra = {}) =>
+      httpsGet(https, `https://${site}.example.com:${port()}/.well-known/nostr.json?name=bob`, {
+        lookup: loopbackOk(), ca: tls.cert, headers: { accept: 'application/json' }, maxBytes: agx.NIP05_MAX_BYTES ?? 100000, ...extra,
+      });
+
+    it('reads a 200 in full with the URL host for SNI, Host and the certificate', async () => {
+      requests.length = 0;
+      const res = await get('ok');
+      assert.deepEqual([res.status, res.ok, res.redirected], [200, true, false]);
+      assert.equal(res.headers.get('Content-Type'), 'application/json');
+      assert.equal(JSON.parse(await res.text()).names.bob, pk);
+      assert.deepEqual(requests, [{ host: `ok.example.com:${port()}`, url: '/.well-known/nostr.json?name=bob', accept: 'application/json' }]);
+      await assert.rejects(get('ok', { ca: undefined }), (e) => /certificate/i.test(e.message), "Node's roots alone do not trust the test CA");
+    });
+
+    it('a redirect is returned as it came, never followed; other statuses unread', async () => {
+      requests.length = 0;
+      const res = await get('r302');
+      assert.deepEqual([res.status, res.ok, res.headers.get('location')], [302, false, 'https://ok.example.com/.well-known/nostr.json?name=bob']);
+      assert.equal(requests.length, 1);
+      assert.equal((await get('e404')).status, 404);
+    });
+
+    it('a body over the cap is AGX_NIP05_TOO_LARGE, announced or streamed', async () => {
+      for (const site of ['big', 'bigchunked']) await assert.rejects(get(site), { name: 'NostrError', code: 'AGX_NIP05_TOO_LARGE' }, site);
+      assert.equal(JSON.parse(await (await get('bigchunked', { maxBytes: 300000 })).text()).names.bob, pk, 'under a larger cap it reads');
+      // and verifyNip05 with a fetch that does not cap: its own reader caps
+      for (const site of ['big', 'bigchunked']) await assert.rejects(agx.verifyNip05(`bob@${site}.example.com`, pk, opts), { code: 'AGX_NIP05_TOO_LARGE' }, site);
+    });
+
+    it('the signal ends it before the headers, during the body, or before it starts', async () => {
+      for (const site of ['slow', 'stall']) {
+        const ac = new AbortController();
+        const p = get(site, { signal: ac.signal });
+        setTimeout(() => ac.abort(), 200);
+        await assert.rejects(p, { name: 'AbortError' }, site);
+      }
+      await assert.rejects(get('ok', { signal: AbortSignal.abort() }), { name: 'AbortError' });
+    });
+
+    it('the checked lookup refuses a private address before any connection', async () => {
+      const before = connections;
+      const guarded = checkedLookup(async () => ['127.0.0.1'], (ip) => !agx.isPrivateAddress(ip));
+      await assert.rejects(get('ok', { lookup: guarded }), { code: 'AGX_NIP05_NOT_PUBLIC' });
+      assert.equal(connections, before);
+      // and with the same guard over a public-looking answer it would connect: the family is kept
+      const seen = [];
+      checkedLookup(async () => ['2606:4700::1111', '8.8.8.8'], () => true)('h', { all: true }, (err, list) => seen.push(err, list));
+      checkedLookup(async () => ['2606:4700::1111', '8.8.8.8'], () => true)('h', { family: 4 }, (err, a, f) => seen.push(err, a, f));
+      await new Promise((r) => setImmediate(r));
+      assert.deepEqual(seen, [null, [{ address: '2606:4700::1111', family: 6 }, { address: '8.8.8.8', family: 4 }], null, '8.8.8.8', 4]);
+    });
   });
 });

@@ -60,6 +60,7 @@ export async function agxClientTypes(signer: import('nostr-agents').Signer, pool
   const a2: agx.AgxClient = agx.createAgxAgent({ signer, pool });
   const card: agx.AgentCard | null = await agx.fetchAgentCard(pool, 'ab'.repeat(32), { verifyNip05: true });
   const ok: boolean = await agx.verifyNip05('bob@example.com', 'ab'.repeat(32), { timeout: 1000 });
+  const okCa: boolean = await agx.verifyNip05('bob@example.com', 'ab'.repeat(32), { ca: ['-----BEGIN CERTIFICATE-----'], lookup: async () => null });
   const rl = await agx.resolveRelayList(pool, 'ab'.repeat(32));
   await agx.publishRelayList(signer, pool, { relays: ['wss://r.example', { url: 'wss://w.example', read: false }] });
   await agx.retractAgentCard(signer, pool, { reason: 'moved' });
