@@ -105,7 +105,34 @@ try {
 window.__result = out;
 </script>`;
 
-const site = useBrowserSite({ name: 'agx-browser', pages: { 'agx.html': PAGE, 'agx-idb.html': IDB_PAGE }, relay: { memory: true, agxPolicy: true } });
+// NIP-05 in a browser: no DNS and no node:https there, so verifyNip05 without a fetch option uses
+// globalThis.fetch (replaced here: the page has no network), never following a redirect.
+const NIP05_PAGE = `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module">
+const out = {};
+try {
+  const n = await import('/js/index.browser.js');
+  await n.init();
+  const pk = 'ab'.repeat(32);
+  out.seen = [];
+  globalThis.fetch = async (url, init) => {
+    out.seen.push({ url: String(url), redirect: init.redirect, credentials: init.credentials });
+    return new Response(JSON.stringify({ names: { bob: pk } }), { headers: { 'content-type': 'application/json' } });
+  };
+  out.ok = await n.agx.verifyNip05('bob@ok.example.com', pk);
+  out.other = await n.agx.verifyNip05('bob@ok.example.com', 'cd'.repeat(32));
+  globalThis.fetch = async () => new Response(null, { status: 302, headers: { location: 'https://elsewhere.example.com/' } });
+  try {
+    await n.agx.verifyNip05('bob@ok.example.com', pk);
+  } catch (err) {
+    out.redirectCode = err.code;
+  }
+} catch (err) {
+  out.error = String(err && err.stack || err);
+}
+window.__result = out;
+</script>`;
+
+const site = useBrowserSite({ name: 'agx-browser', pages: { 'agx.html': PAGE, 'agx-idb.html': IDB_PAGE, 'agx-nip05.html': NIP05_PAGE }, relay: { memory: true, agxPolicy: true } });
 
 test('browser: an AgxClient on an injected window.nostr completes a task with a Node agent and serves one back', { timeout: 90_000 }, async () => {
   const signer = nostr.LocalSigner.generate();
@@ -152,5 +179,15 @@ test('browser: IndexedDbSeenStore keeps task records; a version-1 database (the 
   assert.deepEqual(r.result.tasks, [['b', 'accepted'], ['c', 'done']]);
   assert.equal(r.result.entries, 1);
   assert.equal(r.result.cursor, 77);
+  assert.deepEqual(r.problems, []);
+});
+
+test('browser: verifyNip05 without a fetch option uses globalThis.fetch (no DNS, no node:https) and refuses a redirect', { timeout: 60_000 }, async () => {
+  const r = await site.run('agx-nip05.html', {}, { timeoutMs: 50_000 });
+  assert.equal(r.result.error, undefined, r.result.error);
+  assert.deepEqual([r.result.ok, r.result.other], [true, false]);
+  assert.deepEqual(r.result.seen[0], { url: 'https://ok.example.com/.well-known/nostr.json?name=bob', redirect: 'manual', credentials: 'omit' });
+  assert.equal(r.result.seen.length, 2);
+  assert.equal(r.result.redirectCode, 'AGX_NIP05_REDIRECT');
   assert.deepEqual(r.problems, []);
 });
