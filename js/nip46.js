@@ -561,12 +561,11 @@ export class Nip46Signer {
     this.#client.dispose();
     if (this.#ownPool) await this.#pool.close();
   }
-}
 
-if (typeof Symbol.asyncDispose === 'symbol') {
-  Nip46Signer.prototype[Symbol.asyncDispose] = function asyncDispose() {
+  /** `await using signer = ...`: closes the signer. In the class body, so bundlers can drop an unused Nip46Signer. */
+  [Symbol.asyncDispose]() {
     return this.close();
-  };
+  }
 }
 
 function checkPointer(p) {

@@ -31,18 +31,10 @@ mkdirSync(out, { recursive: true });
 // tree-shake and minify further than the bundle can (its modules are wrapped for lazy init).
 // Full minification is safe here: the Node-only dynamic imports (ws, node:fs for FileRunStore)
 // are never reached in a browser and stay external.
-// js/nip46.js ends with a top-level statement (Symbol.asyncDispose on Nip46Signer's prototype)
-// that keeps the NIP-46 signer in any bundle, used or not; the page does not use it, and the
-// NIP-46 modules touch nothing outside their own exports, so they are declared free of side effects.
-const NO_SIDE_EFFECTS = new Set(['js/nip46.js', 'js/nip46-uri.js', 'js/nip46-bunker.js'].map((f) => join(root, f)));
 const fromSources = {
   name: 'package-from-sources',
   setup(b) {
     b.onResolve({ filter: /\/dist\/index\.browser\.js$/ }, () => ({ path: join(root, 'js/index.browser.js') }));
-    b.onResolve({ filter: /^\.\/nip46(-uri|-bunker)?\.js$/ }, (a) => {
-      const file = join(a.resolveDir, a.path);
-      return NO_SIDE_EFFECTS.has(file) ? { path: file, sideEffects: false } : undefined;
-    });
   },
 };
 const js = await build({

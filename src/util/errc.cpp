@@ -1,5 +1,7 @@
 #include "util/errc.hpp"
 
+#include "util/result.hpp"
+
 namespace nostr {
 
 const char* errc_name(errc code) {
@@ -12,5 +14,7 @@ const char* errc_name(errc code) {
   }
   return "INTERNAL";
 }
+
+error make_error(errc code, const char* detail) { return error{code, detail}; }
 
 }  // namespace nostr

@@ -428,6 +428,24 @@ describe('nip46 signer and bunker over a dev relay', () => {
     never.open(false);
   });
 
+  it('Symbol.asyncDispose closes the signer (await using), and an unused Nip46Signer bundles away', async () => {
+    const bunker = await bunkerWith({});
+    const signer = await Nip46Signer.connect(bunker.bunkerUri, { pool: newPool() });
+    assert.equal(typeof signer[Symbol.asyncDispose], 'function');
+    assert.equal(signer.closed, false);
+    await signer[Symbol.asyncDispose]();
+    assert.equal(signer.closed, true);
+    await rejectsWith(signer.getPublicKey(), 'SIGNER_DISPOSED');
+
+    // No top-level statement keeps NIP-46 in a bundle that does not import it (the demo page).
+    const { build } = await import('esbuild');
+    const root = new URL('../..', import.meta.url).pathname;
+    const bundle = async (name) =>
+      (await build({ stdin: { contents: `export { ${name} } from './js/index.browser.js';`, resolveDir: root }, bundle: true, format: 'esm', platform: 'browser', minify: true, write: false, external: ['ws', 'node:*'], logLevel: 'error' })).outputFiles[0].text;
+    assert.doesNotMatch(await bundle('generateSecretKey'), /get_public_key|nostrconnect/);
+    assert.match(await bundle('Nip46Signer'), /get_public_key/);
+  });
+
   it('an AbortSignal ends one request (ABORTED) and leaves the others', async () => {
     const never = gate();
     const bunker = await bunkerWith({ authorize: (req) => (req.method === 'sign_event' ? never.wait() : true) });
