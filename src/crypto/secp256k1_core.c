@@ -14,8 +14,8 @@
  * decides a branch. The library's blinding is kept: the context holds initial = B and
  * blind = -b with B = b*G for a random b (secp256k1_context_randomize), and a*G is computed as
  * B + (a - b)*G, so the digits never are those of the secret scalar itself.
- * The table (NOSTR_GEN_N x 2^(W-1) points) is computed at start-up by nostr_secp256k1_compute_tables
- * (secp256k1_tables.c), like the library's other tables.
+ * The table (NOSTR_GEN_N x 2^(W-1) points) is computed on the first multiplication (on wasm: the
+ * first signature or key pair; natively secp256k1.cpp builds all tables with its context).
  *
  * How: this translation unit includes the library's ecmult_gen_impl.h with its two functions that
  * multiply renamed (they stay available to the native tests as the reference), defines ours under
@@ -29,6 +29,13 @@
 #include "scalar_impl.h"
 #include "group_impl.h"
 
+/* the library's verification multiplication, wrapped below so that its tables are built on
+ * first use (wasm) */
+#define secp256k1_ecmult secp256k1_ecmult_lib
+#include "ecmult_impl.h"
+#undef secp256k1_ecmult
+#include "ecmult_const_impl.h"
+
 #define secp256k1_ecmult_gen secp256k1_ecmult_gen_lib
 #define secp256k1_ecmult_gen_blind secp256k1_ecmult_gen_blind_lib
 #include "ecmult_gen_impl.h"
@@ -37,6 +44,14 @@
 
 #include "nostr_gen.h"
 
+void nostr_secp256k1_compute_verify_tables(void); /* secp256k1_tables.c, idempotent */
+
+/* r = na*a + ng*G (verification, tweaks): the library's, once its tables exist. */
+static void secp256k1_ecmult(secp256k1_gej *r, const secp256k1_gej *a, const secp256k1_scalar *na, const secp256k1_scalar *ng) {
+  nostr_secp256k1_compute_verify_tables();
+  secp256k1_ecmult_lib(r, a, na, ng);
+}
+
 /* T[i][j] = (2j + 1) * 2^(W*i) * G. Written once by nostr_gen_compute_table. */
 static secp256k1_ge_storage nostr_gen_table[NOSTR_GEN_N][NOSTR_GEN_HALF];
 /* (2^L - 1) / 2 mod n and 1/2 mod n, set with the table. */
@@ -44,6 +59,8 @@ static secp256k1_scalar nostr_gen_offset;
 static secp256k1_scalar nostr_gen_half;
 static int nostr_gen_ready = 0;
 
+/* Idempotent. Not thread-safe: the wasm module is single-threaded, and natively the tables are
+ * all built once under the C++ context's static initialisation (secp256k1.cpp). */
 void nostr_gen_compute_table(void) {
   secp256k1_gej *all;
   secp256k1_ge *aff;
@@ -87,7 +104,7 @@ static void secp256k1_ecmult_gen(const secp256k1_ecmult_gen_context *ctx, secp25
   secp256k1_ge add;
   secp256k1_fe negy;
   int i, k;
-  VERIFY_CHECK(nostr_gen_ready);
+  if (!nostr_gen_ready) nostr_gen_compute_table(); /* once, on the first multiplication */
 
   secp256k1_scalar_add(&d, gn, &ctx->blind);
   secp256k1_scalar_mul(&d, &d, &nostr_gen_half);
@@ -132,9 +149,11 @@ static void secp256k1_ecmult_gen(const secp256k1_ecmult_gen_context *ctx, secp25
   memset(words, 0, sizeof words);
 }
 
-/* The library's blinding update, on our multiplication: seed NULL resets to B = -G, blind = 1;
- * otherwise a fresh b (and a random Jacobian rescale of B) is drawn from an HMAC-DRBG keyed by
- * the previous blind and the seed, and the pair becomes B' = b*G, blind' = -b. */
+/* The library's blinding update: seed NULL resets to B = -G, blind = 1; otherwise a fresh b and
+ * a random Jacobian scale z are drawn from an HMAC-DRBG keyed by the previous blind and the seed,
+ * and the pair becomes B' = b*G (projected with z), blind' = -b. b*G is computed with the
+ * library's constant-time ecmult_const, which needs no table: seeding the context (init() does)
+ * does not build the signing table. */
 static void secp256k1_ecmult_gen_blind(secp256k1_ecmult_gen_context *ctx, const unsigned char *seed32) {
   secp256k1_rfc6979_hmac_sha256 drbg;
   unsigned char key[64], out[32];
@@ -155,8 +174,6 @@ static void secp256k1_ecmult_gen_blind(secp256k1_ecmult_gen_context *ctx, const 
   bad = !secp256k1_fe_set_b32(&z, out);
   bad |= secp256k1_fe_is_zero(&z);
   secp256k1_fe_cmov(&z, &secp256k1_fe_one, bad);
-  secp256k1_gej_rescale(&ctx->initial, &z);
-  secp256k1_fe_clear(&z);
 
   secp256k1_rfc6979_hmac_sha256_generate(&drbg, out, 32);
   secp256k1_scalar_set_b32(&b, out, NULL);
@@ -164,7 +181,9 @@ static void secp256k1_ecmult_gen_blind(secp256k1_ecmult_gen_context *ctx, const 
   secp256k1_rfc6979_hmac_sha256_finalize(&drbg);
   memset(out, 0, sizeof out);
 
-  secp256k1_ecmult_gen(ctx, &bg, &b); /* B + (b + blind)*G = b*G, since B = -blind*G */
+  secp256k1_ecmult_const(&bg, &secp256k1_ge_const_g, &b, 256);
+  secp256k1_gej_rescale(&bg, &z);
+  secp256k1_fe_clear(&z);
   secp256k1_scalar_negate(&ctx->blind, &b);
   ctx->initial = bg;
   secp256k1_scalar_clear(&b);
