@@ -17,7 +17,12 @@ namespace {
 static_assert(sizeof(secp256k1_keypair) == 96, "keypair layout");
 
 secp256k1_context* create_context() {
-  nostr_secp256k1_compute_tables();  // the tables must exist before any point multiplication
+#ifndef __EMSCRIPTEN__
+  // Natively all tables are built here, once, under the static initialisation of ctx() (thread-
+  // safe). On wasm (single-threaded) each is built by its first use instead, which keeps ~20 ms
+  // of baseline-tier table computation out of init() (src/crypto/secp256k1_tables.c).
+  nostr_secp256k1_compute_tables();
+#endif
   return secp256k1_context_create(SECP256K1_CONTEXT_NONE);
 }
 

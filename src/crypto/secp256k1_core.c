@@ -1,0 +1,228 @@
+/* libsecp256k1 0.2.0 (secp256k1.c) with our own generator multiplication.
+ *
+ * Every a*G the library does (BIP-340 signing's nonce point, keypair and public key creation,
+ * ECDSA) goes through secp256k1_ecmult_gen. The library's version (ECMULT_GEN_PREC_BITS=4) adds
+ * 64 table points, each picked by a constant-time scan of 16 entries. Ours uses signed odd digits
+ * of NOSTR_GEN_W bits (a multi-comb with one tooth per block and no doublings):
+ *
+ *   d = (a + 2^L - 1) / 2 mod n,  L = NOSTR_GEN_W * NOSTR_GEN_N >= 256
+ *   a = 2d - (2^L - 1) = sum_i 2^(W*i) * D_i,  D_i = 2*v_i - (2^W - 1),  v_i = bits W*i.. of d
+ *
+ * so every digit D_i is odd, |D_i| < 2^W, and a*G = sum_i sign_i * T[i][(|D_i| - 1) / 2] with
+ * T[i][j] = (2j + 1) * 2^(W*i) * G: NOSTR_GEN_N additions, each picked by a constant-time scan
+ * of 2^(W-1) entries and a constant-time conditional negation. Nothing secret indexes memory or
+ * decides a branch. The library's blinding is kept: the context holds initial = B and
+ * blind = -b with B = b*G for a random b (secp256k1_context_randomize), and a*G is computed as
+ * B + (a - b)*G, so the digits never are those of the secret scalar itself.
+ * The table (NOSTR_GEN_N x 2^(W-1) points) is computed on the first multiplication (on wasm: the
+ * first signature or key pair; natively secp256k1.cpp builds all tables with its context).
+ *
+ * How: this translation unit includes the library's ecmult_gen_impl.h with its two functions that
+ * multiply renamed (they stay available to the native tests as the reference), defines ours under
+ * the library's names, then includes secp256k1.c, which calls ours. */
+#define SECP256K1_BUILD
+
+#include "../include/secp256k1.h"
+#include "assumptions.h"
+#include "util.h"
+#include "field_impl.h"
+#include "scalar_impl.h"
+#include "group_impl.h"
+
+/* the library's verification multiplication, wrapped below so that its tables are built on
+ * first use (wasm) */
+#define secp256k1_ecmult secp256k1_ecmult_lib
+#include "ecmult_impl.h"
+#undef secp256k1_ecmult
+#include "ecmult_const_impl.h"
+
+#define secp256k1_ecmult_gen secp256k1_ecmult_gen_lib
+#define secp256k1_ecmult_gen_blind secp256k1_ecmult_gen_blind_lib
+#include "ecmult_gen_impl.h"
+#undef secp256k1_ecmult_gen
+#undef secp256k1_ecmult_gen_blind
+
+#include "nostr_gen.h"
+
+void nostr_secp256k1_compute_verify_tables(void); /* secp256k1_tables.c, idempotent */
+
+/* r = na*a + ng*G (verification, tweaks): the library's, once its tables exist. */
+static void secp256k1_ecmult(secp256k1_gej *r, const secp256k1_gej *a, const secp256k1_scalar *na, const secp256k1_scalar *ng) {
+  nostr_secp256k1_compute_verify_tables();
+  secp256k1_ecmult_lib(r, a, na, ng);
+}
+
+/* T[i][j] = (2j + 1) * 2^(W*i) * G. Written once by nostr_gen_compute_table. */
+static secp256k1_ge_storage nostr_gen_table[NOSTR_GEN_N][NOSTR_GEN_HALF];
+/* (2^L - 1) / 2 mod n and 1/2 mod n, set with the table. */
+static secp256k1_scalar nostr_gen_offset;
+static secp256k1_scalar nostr_gen_half;
+static int nostr_gen_ready = 0;
+
+/* Idempotent. Not thread-safe: the wasm module is single-threaded, and natively the tables are
+ * all built once under the C++ context's static initialisation (secp256k1.cpp). */
+void nostr_gen_compute_table(void) {
+  secp256k1_gej *all;
+  secp256k1_ge *aff;
+  secp256k1_gej base, twice;
+  secp256k1_scalar two, c;
+  int i, j;
+  if (nostr_gen_ready) return;
+  all = (secp256k1_gej *)checked_malloc(&default_error_callback, sizeof(*all) * NOSTR_GEN_N * NOSTR_GEN_HALF);
+  aff = (secp256k1_ge *)checked_malloc(&default_error_callback, sizeof(*aff) * NOSTR_GEN_N * NOSTR_GEN_HALF);
+  secp256k1_gej_set_ge(&base, &secp256k1_ge_const_g);
+  for (i = 0; i < NOSTR_GEN_N; i++) {
+    secp256k1_gej *row = all + (size_t)i * NOSTR_GEN_HALF;
+    row[0] = base;
+    secp256k1_gej_double_var(&twice, &base, NULL);
+    for (j = 1; j < NOSTR_GEN_HALF; j++) secp256k1_gej_add_var(&row[j], &row[j - 1], &twice, NULL);
+    /* next base: (2^W - 1) * base + base */
+    secp256k1_gej_add_var(&base, &row[NOSTR_GEN_HALF - 1], &base, NULL);
+  }
+  secp256k1_ge_set_all_gej_var(aff, all, (size_t)NOSTR_GEN_N * NOSTR_GEN_HALF);
+  for (i = 0; i < NOSTR_GEN_N; i++)
+    for (j = 0; j < NOSTR_GEN_HALF; j++) secp256k1_ge_to_storage(&nostr_gen_table[i][j], &aff[i * NOSTR_GEN_HALF + j]);
+  free(aff);
+  free(all);
+
+  /* half = 1/2 mod n; offset = (2^L - 1) * half */
+  secp256k1_scalar_set_int(&two, 2);
+  secp256k1_scalar_inverse(&nostr_gen_half, &two);
+  secp256k1_scalar_set_int(&c, 1);
+  for (i = 0; i < NOSTR_GEN_W * NOSTR_GEN_N; i++) secp256k1_scalar_add(&c, &c, &c);
+  secp256k1_scalar_negate(&two, &secp256k1_scalar_one);
+  secp256k1_scalar_add(&c, &c, &two); /* 2^L - 1 */
+  secp256k1_scalar_mul(&nostr_gen_offset, &c, &nostr_gen_half);
+  nostr_gen_ready = 1;
+}
+
+/* r = B + (gn + blind) * G, constant time in gn and in the blinding. */
+static void secp256k1_ecmult_gen(const secp256k1_ecmult_gen_context *ctx, secp256k1_gej *r, const secp256k1_scalar *gn) {
+  secp256k1_scalar d;
+  unsigned char b32[32];
+  uint32_t words[9];
+  secp256k1_ge add;
+  secp256k1_fe negy;
+  int i, k;
+  if (!nostr_gen_ready) nostr_gen_compute_table(); /* once, on the first multiplication */
+
+  secp256k1_scalar_add(&d, gn, &ctx->blind);
+  secp256k1_scalar_mul(&d, &d, &nostr_gen_half);
+  secp256k1_scalar_add(&d, &d, &nostr_gen_offset);
+  secp256k1_scalar_get_b32(b32, &d);
+  for (k = 0; k < 8; k++) {
+    const unsigned char *p = b32 + 28 - 4 * k; /* big-endian bytes, little-endian words */
+    words[k] = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+  }
+  words[8] = 0;
+
+  *r = ctx->initial;
+  add.infinity = 0;
+  for (i = 0; i < NOSTR_GEN_N; i++) {
+    /* bits [W*i, W*i + W) of d; positions are public, so these branches are too */
+    const int pos = NOSTR_GEN_W * i, wi = pos >> 5, sh = pos & 31;
+    uint32_t v = words[wi] >> sh;
+    uint32_t pos_sign, idx, acc[16];
+    const uint32_t *entry;
+    if (sh + NOSTR_GEN_W > 32) v |= words[wi + 1] << (32 - sh);
+    v &= (1u << NOSTR_GEN_W) - 1;
+    pos_sign = v >> (NOSTR_GEN_W - 1);              /* 1: D_i > 0 */
+    idx = (v ^ (pos_sign - 1)) & (NOSTR_GEN_HALF - 1); /* (|D_i| - 1) / 2 */
+
+    for (k = 0; k < 16; k++) acc[k] = 0;
+    entry = (const uint32_t *)&nostr_gen_table[i][0];
+    for (k = 0; k < NOSTR_GEN_HALF; k++, entry += 16) {
+      const uint32_t x = (uint32_t)k ^ idx;
+      const uint32_t mask = 0u - ((x - 1u) >> 31); /* all ones iff k == idx (x < 2^31) */
+      int m;
+      for (m = 0; m < 16; m++) acc[m] |= entry[m] & mask;
+    }
+    secp256k1_ge_from_storage(&add, (const secp256k1_ge_storage *)acc);
+    secp256k1_fe_negate(&negy, &add.y, 1);
+    secp256k1_fe_cmov(&add.y, &negy, (int)(pos_sign ^ 1u));
+    secp256k1_gej_add_ge(r, r, &add);
+  }
+  secp256k1_ge_clear(&add);
+  secp256k1_fe_clear(&negy);
+  secp256k1_scalar_clear(&d);
+  memset(b32, 0, sizeof b32);
+  memset(words, 0, sizeof words);
+}
+
+/* The library's blinding update: seed NULL resets to B = -G, blind = 1; otherwise a fresh b and
+ * a random Jacobian scale z are drawn from an HMAC-DRBG keyed by the previous blind and the seed,
+ * and the pair becomes B' = b*G (projected with z), blind' = -b. b*G is computed with the
+ * library's constant-time ecmult_const, which needs no table: seeding the context (init() does)
+ * does not build the signing table. */
+static void secp256k1_ecmult_gen_blind(secp256k1_ecmult_gen_context *ctx, const unsigned char *seed32) {
+  secp256k1_rfc6979_hmac_sha256 drbg;
+  unsigned char key[64], out[32];
+  secp256k1_scalar b;
+  secp256k1_fe z;
+  secp256k1_gej bg;
+  int bad;
+  if (seed32 == NULL) {
+    secp256k1_ecmult_gen_blind_lib(ctx, NULL); /* no multiplication on this path */
+    return;
+  }
+  secp256k1_scalar_get_b32(key, &ctx->blind);
+  memcpy(key + 32, seed32, 32);
+  secp256k1_rfc6979_hmac_sha256_initialize(&drbg, key, sizeof key);
+  memset(key, 0, sizeof key);
+
+  secp256k1_rfc6979_hmac_sha256_generate(&drbg, out, 32);
+  bad = !secp256k1_fe_set_b32(&z, out);
+  bad |= secp256k1_fe_is_zero(&z);
+  secp256k1_fe_cmov(&z, &secp256k1_fe_one, bad);
+
+  secp256k1_rfc6979_hmac_sha256_generate(&drbg, out, 32);
+  secp256k1_scalar_set_b32(&b, out, NULL);
+  secp256k1_scalar_cmov(&b, &secp256k1_scalar_one, secp256k1_scalar_is_zero(&b));
+  secp256k1_rfc6979_hmac_sha256_finalize(&drbg);
+  memset(out, 0, sizeof out);
+
+  secp256k1_ecmult_const(&bg, &secp256k1_ge_const_g, &b, 256);
+  secp256k1_gej_rescale(&bg, &z);
+  secp256k1_fe_clear(&z);
+  secp256k1_scalar_negate(&ctx->blind, &b);
+  ctx->initial = bg;
+  secp256k1_scalar_clear(&b);
+  secp256k1_gej_clear(&bg);
+}
+
+#include "secp256k1.c"
+
+/* ---- test hooks (native tests; unreferenced in the wasm module, so the linker drops them) ---- */
+
+static void nostr_gej_to_b64(unsigned char out[64], secp256k1_gej *p) {
+  secp256k1_ge a;
+  secp256k1_ge_set_gej(&a, p);
+  secp256k1_fe_normalize(&a.x);
+  secp256k1_fe_normalize(&a.y);
+  secp256k1_fe_get_b32(out, &a.x);
+  secp256k1_fe_get_b32(out + 32, &a.y);
+}
+
+/* k*G three ways: ours (with the given context's blinding), the library's ecmult_gen
+ * (needs its 4-bit table: nostr_secp256k1_compute_lib_gen_table), and the verification
+ * multiplication secp256k1_ecmult. Returns 0 if k is zero or overflows (no output). */
+int nostr_secp256k1_gen_check(const secp256k1_context *c, const unsigned char k32[32], unsigned char ours[64],
+                              unsigned char lib[64], unsigned char ref[64]) {
+  secp256k1_scalar k, zero;
+  secp256k1_gej r, inf;
+  int overflow = 0;
+  secp256k1_scalar_set_b32(&k, k32, &overflow);
+  if (overflow || secp256k1_scalar_is_zero(&k)) return 0;
+  secp256k1_ecmult_gen(&c->ecmult_gen_ctx, &r, &k);
+  nostr_gej_to_b64(ours, &r);
+  secp256k1_ecmult_gen_lib(&c->ecmult_gen_ctx, &r, &k);
+  nostr_gej_to_b64(lib, &r);
+  secp256k1_scalar_set_int(&zero, 0);
+  secp256k1_gej_set_infinity(&inf);
+  secp256k1_ecmult(&r, &inf, &zero, &k);
+  nostr_gej_to_b64(ref, &r);
+  return 1;
+}
+
+/* L = W * N: the digit string's length in bits (tests aim scalars at extreme digit strings). */
+int nostr_secp256k1_gen_bits(void) { return NOSTR_GEN_W * NOSTR_GEN_N; }
