@@ -31,10 +31,52 @@ mkdirSync(out, { recursive: true });
 // tree-shake and minify further than the bundle can (its modules are wrapped for lazy init).
 // Full minification is safe here: the Node-only dynamic imports (ws, node:fs for FileRunStore)
 // are never reached in a browser and stay external.
+//
+// The package's protocol layers are namespaces (`agx`, `nipxx`, `nip19`…: `export * as agx`), and
+// esbuild keeps a namespace whole once it is imported by name. So the page's import resolves to
+// the browser entry with each namespace the page uses replaced by an object of only the members
+// it reads (`agx.AgxClient`, `agx.fetchAgentCard`…: found in the page's sources), imported by
+// name so the rest tree-shakes away. A member the package does not export fails the build, and a
+// namespace used any other way than `ns.member` is refused.
+const NAMESPACES = {
+  nipxx: 'js/nipxx.js',
+  agx: 'js/agx/index.js',
+  nip19: 'js/nip19.js',
+  nip44: 'js/nip44-public.js',
+  nip59: 'js/nip59.js',
+  nip13: 'js/nip13.js',
+  nip40: 'js/nip40.js',
+};
+const PAGE_API = 'page-api';
+function pageApiSource() {
+  const sources = ['app.js', 'identity.js', 'markdown.js'].map((f) => readFileSync(join(root, 'web-demo', f), 'utf8'));
+  // The namespaces the page imports from the package.
+  const imported = new Set();
+  for (const src of sources)
+    for (const m of src.matchAll(/^import \{([^}]*)\} from '[^']*\/dist\/index\.browser\.js';$/gm))
+      for (const name of m[1].split(',').map((s) => s.trim())) if (name in NAMESPACES) imported.add(name);
+  const lines = [`export * from ${JSON.stringify(join(root, 'js/index.browser.js'))};`];
+  for (const ns of imported) {
+    const members = new Set();
+    for (const src of sources) {
+      // Without import lines, line comments, strings' `'ns'` and object keys (`{ agx: null }`).
+      const code = src.replace(/^import [^;]*;$/gm, '').replace(/(^|\s)\/\/.*$/gm, '$1');
+      for (const m of code.matchAll(new RegExp(`(?<![.\\w$'"\`])${ns}\\b(?!\\s*:)(\\.([A-Za-z_$][\\w$]*))?`, 'g'))) {
+        if (!m[2]) throw new Error(`build-demo: the page uses \`${ns}\` other than as ${ns}.member; import what it needs by name`);
+        members.add(m[2]);
+      }
+    }
+    const names = [...members].sort();
+    lines.push(`import { ${names.map((n) => `${n} as ${ns}_${n}`).join(', ')} } from ${JSON.stringify(join(root, NAMESPACES[ns]))};`);
+    lines.push(`export const ${ns} = Object.freeze({ ${names.map((n) => `${n}: ${ns}_${n}`).join(', ')} });`);
+  }
+  return lines.join('\n');
+}
 const fromSources = {
   name: 'package-from-sources',
   setup(b) {
-    b.onResolve({ filter: /\/dist\/index\.browser\.js$/ }, () => ({ path: join(root, 'js/index.browser.js') }));
+    b.onResolve({ filter: /\/dist\/index\.browser\.js$/ }, () => ({ path: PAGE_API, namespace: PAGE_API }));
+    b.onLoad({ filter: /.*/, namespace: PAGE_API }, () => ({ contents: pageApiSource(), resolveDir: root, loader: 'js' }));
   },
 };
 const js = await build({
