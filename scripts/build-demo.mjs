@@ -3,15 +3,17 @@
 // or a sub-path: index.html, app.js (the page and the package's browser build in one minified ES
 // module, the Emscripten loader included), core.wasm (fetched next to app.js and compiled while
 // it streams; serve it as application/wasm) and style.css. Relative URLs only; no server code.
+// The page's core.wasm is dist/core-web.wasm: the package's core without the bindings the page
+// never calls (cmake/wasm.cmake), checked here against the page's bundle.
 //
 //   node scripts/build-demo.mjs [--out build/demo-site]
 //
-// Reads dist/core.wasm and dist/core.mjs (`npm run build` makes them). Prints each file's size,
-// raw and gzip -9.
+// Reads dist/core-web.{wasm,mjs} and dist/core.{wasm,mjs} (`npm run build` makes them). Prints
+// each file's size, raw and gzip -9.
 import { build } from 'esbuild';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 
@@ -19,7 +21,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values: args } = parseArgs({ options: { out: { type: 'string', default: 'build/demo-site' }, quiet: { type: 'boolean', default: false } } });
 const out = resolve(args.out);
 
-for (const f of ['dist/core.wasm', 'dist/core.mjs'])
+for (const f of ['dist/core.wasm', 'dist/core.mjs', 'dist/core-web.wasm', 'dist/core-web.mjs'])
   if (!existsSync(join(root, f))) {
     process.stderr.write(`build-demo: ${f} is missing: run \`npm run build\` first\n`);
     process.exit(1);
@@ -72,11 +74,21 @@ function pageApiSource() {
   }
   return lines.join('\n');
 }
+// The browser entry's loader import (dist/core.mjs) becomes the page module's loader, which then
+// fetches `core.wasm` next to app.js (the name the page ships core-web.wasm under).
+const webLoader = join(root, 'dist/core-web.mjs');
 const fromSources = {
   name: 'package-from-sources',
   setup(b) {
     b.onResolve({ filter: /\/dist\/index\.browser\.js$/ }, () => ({ path: PAGE_API, namespace: PAGE_API }));
     b.onLoad({ filter: /.*/, namespace: PAGE_API }, () => ({ contents: pageApiSource(), resolveDir: root, loader: 'js' }));
+    b.onResolve({ filter: /\/dist\/core\.mjs$/ }, () => ({ path: webLoader }));
+    b.onLoad({ filter: /\/dist\/core-web\.mjs$/ }, () => {
+      const text = readFileSync(webLoader, 'utf8');
+      const parts = text.split('"core-web.wasm"');
+      if (parts.length < 2) throw new Error('build-demo: dist/core-web.mjs no longer names "core-web.wasm"');
+      return { contents: parts.join('"core.wasm"'), loader: 'js' };
+    });
   },
 };
 const js = await build({
@@ -93,6 +105,18 @@ const js = await build({
   write: false,
   outfile: join(out, 'app.js'),
 });
+// The page module lacks some of the core's functions: the page's bundle must name none of them
+// (core functions are called as properties, `core().name(...)`, which minification keeps).
+const coreNames = async (name) => {
+  const { default: create } = await import(pathToFileURL(join(root, `dist/${name}.mjs`)).href);
+  const m = await create({ wasmBinary: readFileSync(join(root, `dist/${name}.wasm`)), getRandomValue: () => 0 });
+  return new Set(Object.keys(m));
+};
+const webNames = await coreNames('core-web');
+const pageText = Buffer.from(js.outputFiles[0].contents).toString('utf8');
+const missing = [...(await coreNames('core'))].filter((n) => !webNames.has(n) && new RegExp(`\\b${n}\\b`).test(pageText));
+if (missing.length) throw new Error(`build-demo: the page calls ${missing.join(', ')}, which dist/core-web.wasm lacks: add its binding file to core-web in cmake/wasm.cmake`);
+
 const css = await build({
   entryPoints: [join(root, 'web-demo/style.css')],
   bundle: true,
@@ -114,7 +138,7 @@ const files = [
   ['index.html', Buffer.from(html)],
   ['app.js', Buffer.from(js.outputFiles[0].contents)],
   ['style.css', Buffer.from(css.outputFiles[0].contents)],
-  ['core.wasm', readFileSync(join(root, 'dist/core.wasm'))],
+  ['core.wasm', readFileSync(join(root, 'dist/core-web.wasm'))],
 ];
 let raw = 0;
 let gz = 0;
