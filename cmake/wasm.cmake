@@ -55,7 +55,9 @@ endforeach()
 add_executable(core-web ${NOSTR_WEB_BINDING_SOURCES})
 target_link_libraries(core-web PRIVATE nostr_core secp256k1 sodium)
 target_compile_options(core-web PRIVATE ${NOSTR_WASM_COMPILE_OPTIONS})
-target_link_options(core-web PRIVATE ${NOSTR_WASM_LINK_FLAGS})
+# Its loader reads no Module option but wasmBinary (build-demo loads it in Node to check it; the
+# page passes only getRandomValue, which libsodium reads itself) and keeps no errno: 0.3 KB gz.
+target_link_options(core-web PRIVATE ${NOSTR_WASM_LINK_FLAGS} -sINCOMING_MODULE_JS_API=[wasmBinary] -sSUPPORT_ERRNO=0)
 set_target_properties(core-web PROPERTIES SUFFIX ".mjs" RUNTIME_OUTPUT_DIRECTORY ${NOSTR_DIST_DIR})
 target_compile_options(nostr_core PRIVATE -O3 -flto -fno-rtti)
 
