@@ -6,11 +6,11 @@
 // The page's core.wasm is dist/core-web.wasm: the package's core without the bindings the page
 // never calls (cmake/wasm.cmake), checked here against the page's bundle.
 //
-//   node scripts/build-demo.mjs [--out build/demo-site]
+//   node scripts/build-demo.mjs [--out build/demo-site] [--analyze]   (--analyze: what app.js is made of)
 //
 // Reads dist/core-web.{wasm,mjs} and dist/core.{wasm,mjs} (`npm run build` makes them). Prints
 // each file's size, raw and gzip -9.
-import { build } from 'esbuild';
+import { analyzeMetafile, build } from 'esbuild';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const { values: args } = parseArgs({ options: { out: { type: 'string', default: 'build/demo-site' }, quiet: { type: 'boolean', default: false } } });
+const { values: args } = parseArgs({ options: { out: { type: 'string', default: 'build/demo-site' }, quiet: { type: 'boolean', default: false }, analyze: { type: 'boolean', default: false } } });
 const out = resolve(args.out);
 
 for (const f of ['dist/core.wasm', 'dist/core.mjs', 'dist/core-web.wasm', 'dist/core-web.mjs'])
@@ -103,8 +103,10 @@ const js = await build({
   external: ['ws', 'node:*'],
   logLevel: 'warning',
   write: false,
+  metafile: args.analyze,
   outfile: join(out, 'app.js'),
 });
+if (args.analyze) process.stdout.write(await analyzeMetafile(js.metafile));
 // The page module lacks some of the core's functions: the page's bundle must name none of them
 // (core functions are called as properties, `core().name(...)`, which minification keeps).
 const coreNames = async (name) => {
