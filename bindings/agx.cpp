@@ -1,5 +1,6 @@
-// AGX glue (src/protocols/agx): rumors, the mined wrap, unwrap with every check, capability
-// matching, the routing/authorization state and the replay guard. Events and results cross as
+// AGX glue (src/protocols/agx): rumors, the mined wrap, unwrap with every check, handler lookup,
+// the routing/authorization state and the replay guard (a relay's write policy and capability
+// matching on strings are in agx_checks.cpp). Events and results cross as
 // JSON text; secrets only through a key handle (bindings/keys.cpp) or the secret slot; randomness
 // comes from JS in one crypto.getRandomValues call per operation.
 #include <emscripten/bind.h>
@@ -128,18 +129,6 @@ val task_update_rumor(const std::string& task_id, const std::string& state, bool
   auto r = agx::task_envelope_rumor(*env, task_id, fresh_id(), author, recipient, now);
   if (!r) return fail(r.err());
   return val(nip59::rumor_to_json(*r));
-}
-
-// A relay's write policy for AGX traffic (SPEC.md "Retention", "Anti-spam"): true, or undefined
-// with lastError() holding the reason.
-val relay_accepts(const std::string& event_json, double now_s) {
-  std::int64_t now;
-  if (!read_now(now_s, now)) return fail(bad_now());
-  auto e = read_event(event_json);
-  if (!e) return fail(e.err());
-  auto ok = agx::relay_accepts(*e, now);
-  if (!ok) return fail(ok.err());
-  return val(true);
 }
 
 val receipt_rumor(const std::string& ref_rumor_id, const std::string& context_id, const std::string& author,
@@ -588,13 +577,6 @@ val nip05_pubkey(const std::string& body, const std::string& name) {
 
 // --- capability matching (string_list is declared above)
 
-bool capability_matches(const std::string& pattern, const std::string& requested) {
-  return agx::capability_matches(pattern, requested);
-}
-bool matches_capability(const std::string& advertised_json, const std::string& requested) {
-  return agx::matches_capability_json(advertised_json, requested);
-}
-
 std::vector<std::string> string_list(const std::string& text) {
   std::vector<std::string> out;
   auto j = parse_json(text);
@@ -736,7 +718,6 @@ EMSCRIPTEN_BINDINGS(agx) {
   emscripten::function("agxTaskResultRumor", &task_result_rumor);
   emscripten::function("agxReceiptRumor", &receipt_rumor);
   emscripten::function("agxTaskUpdateRumor", &task_update_rumor);
-  emscripten::function("agxRelayAccepts", &relay_accepts);
   emscripten::function("agxUnwrapWithHandle", &unwrap_with_handle);
   emscripten::function("agxUnwrapWithSecret", &unwrap_with_secret);
   emscripten::function("agxLastUnwrapRetry", &last_unwrap_retry);
@@ -765,8 +746,6 @@ EMSCRIPTEN_BINDINGS(agx) {
       .function("queued", &task_gate_binding::queued)
       .function("trackedPeers", &task_gate_binding::tracked_peers)
       .function("runningFor", &task_gate_binding::running_for);
-  emscripten::function("agxCapabilityMatches", &capability_matches);
-  emscripten::function("agxMatchesCapability", &matches_capability);
   emscripten::function("agxFindHandler", &find_handler);
   emscripten::class_<wrap_job>("AgxWrapJob")
       .constructor<>()

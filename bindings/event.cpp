@@ -7,8 +7,6 @@
 
 #include "crypto/hash.hpp"
 #include "event/event.hpp"
-#include "event/event_reader.hpp"
-#include "event/filter.hpp"
 #include "keys.hpp"
 #include "support.hpp"
 #include "util/hex.hpp"
@@ -74,23 +72,6 @@ void hash_scratch(std::size_t len) {
   std::memcpy(s, h.data(), 32);
 }
 
-// Filter matching through the core, on JSON texts. Returns 1, 0, or -errc.
-int match_filter_json(const std::string& filter_json, const std::string& event_json) {
-  auto f = parse_filter(filter_json);
-  if (!f) return -fail_code(f.err());
-  auto e = read_event(event_json);  // the DOM-free reader: same acceptance and errors as parse_event
-  if (!e) return -fail_code(e.err());
-  return matches(*f, *e) ? 1 : 0;
-}
-
-// Parse + verify of an event given as JSON text (relay frames arrive as text).
-int verify_json(const std::string& json) {
-  auto e = read_event(json);
-  if (!e) return fail_code(e.err());
-  auto r = verify(*e);
-  return r ? 0 : fail_code(r.err());
-}
-
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(event) {
@@ -98,8 +79,6 @@ EMSCRIPTEN_BINDINGS(event) {
   emscripten::function("finalizeScratch", &finalize_scratch);
   emscripten::function("keySignScratch", &key_sign_scratch);
   emscripten::function("hashScratch", &hash_scratch);
-  emscripten::function("matchFilterJson", &match_filter_json);
-  emscripten::function("verifyJson", &verify_json);
 }
 
 }  // namespace nostr::bindings

@@ -1,13 +1,11 @@
-// NIP-XX glue: payload validation, and the client and agent run machines as Embind classes
-// (each with delete(); the JS wrappers add a FinalizationRegistry backstop).
+// NIP-XX glue, the client side: payload validation, the default info and the client run machine
+// as an Embind class (with delete(); the JS wrapper adds a FinalizationRegistry backstop). The
+// agent side (serveAgent) is in nip_xx_agent.cpp.
 #include <emscripten/bind.h>
 
-#include <set>
 #include <variant>
 
 #include "event/event.hpp"
-#include "protocols/nip_xx/agent_admission.hpp"
-#include "protocols/nip_xx/agent_run.hpp"
 #include "protocols/nip_xx/client_run.hpp"
 #include "protocols/nip_xx/payload.hpp"
 #include "support.hpp"
@@ -79,164 +77,7 @@ class client_run_binding {
   client_run run_;
 };
 
-// Outgoing events as {kind, tags, plaintext} objects, or undefined with the error recorded.
-val outgoing_val(const result<outgoing>& r) {
-  if (!r) return fail(r.err());
-  val o = val::object();
-  o.set("kind", static_cast<int>(r->k));
-  val tags = val::array();
-  for (const auto& t : r->tags) {
-    val tv = val::array();
-    for (const auto& s : t) tv.call<void>("push", s);
-    tags.call<void>("push", tv);
-  }
-  o.set("tags", tags);
-  o.set("plaintext", r->plaintext);
-  return o;
-}
-
-class agent_run_binding {
- public:
-  agent_run_binding(std::string prompt_id, std::string client, std::string session, const std::string& info_json,
-                    bool privacy_first)
-      : run_(std::move(prompt_id), std::move(client),
-             session.empty() ? std::nullopt : std::optional<std::string>(std::move(session)), info_or_default(info_json),
-             privacy_first) {}
-
-  val status(const std::string& state, int progress, const std::string& info) {
-    return outgoing_val(run_.status(state, progress < 0 ? std::nullopt : std::optional<std::int64_t>(progress),
-                                    info.empty() ? std::nullopt : std::optional<std::string>(info)));
-  }
-  val delta(const std::string& text) { return outgoing_val(run_.delta(text)); }
-  val tool_call(const std::string& payload_json) {
-    auto p = parse_tool_call(payload_json);
-    if (!p) return fail(p.err());
-    return outgoing_val(run_.tool_call(std::move(*p)));
-  }
-  val respond(const std::string& text, double input_tokens, double output_tokens) {
-    std::optional<usage_info> usage;
-    if (input_tokens >= 0 && output_tokens >= 0)
-      usage = usage_info{static_cast<std::int64_t>(input_tokens), static_cast<std::int64_t>(output_tokens)};
-    return outgoing_val(run_.respond(text, usage));
-  }
-  val fail_with(const std::string& code, const std::string& message, int retry_after) {
-    errc c = errc::xx_internal_error;
-    for (int i = 0; i <= static_cast<int>(errc::internal); ++i)
-      if (code == errc_name(static_cast<errc>(i))) c = static_cast<errc>(i);
-    return outgoing_val(run_.fail(c, message, retry_after > 0 ? std::optional<std::int64_t>(retry_after) : std::nullopt));
-  }
-  val cancel() {
-    auto out = run_.cancel();
-    if (!out) return val::null();
-    return outgoing_val(result<outgoing>(std::move(*out)));
-  }
-  bool finished() const { return run_.finished(); }
-  bool cancel_requested() const { return run_.cancel_requested(); }
-
- private:
-  static info_payload info_or_default(const std::string& json) {
-    auto info = parse_info(json);
-    return info ? std::move(*info) : default_info();
-  }
-  agent_run run_;
-};
-
-// The agent's admission gate (allow/block lists, per-sender rate limit, schema, max_prompt_bytes,
-// session turns, model and tool schema negotiation). Verdicts come back as plain objects:
-// {ok: true, ...} or {ok: false, code, message, retryAfter}.
-class admission_binding {
- public:
-  admission_binding(std::string agent_pubkey, const std::string& info_json, val policy)
-      : gate_(make_config(std::move(agent_pubkey), info_json, policy)) {}
-
-  // Before decryption: tags, p == this agent, block/allow, rate limit. `now` in seconds.
-  val screen(const std::string& event_json, double now) {
-    auto e = parse_event(event_json);
-    if (!e) return fail(e.err());
-    auto v = gate_.screen(*e, static_cast<std::int64_t>(now));
-    if (auto* r = std::get_if<rejection>(&v)) return rejected(*r);
-    const auto& tags = std::get<run_tags>(v);
-    val o = val::object();
-    o.set("ok", true);
-    o.set("session", session_of(tags, e->pubkey));
-    o.set("addressed", tags.p == gate_.config().agent_pubkey);
-    return o;
-  }
-
-  // On the decrypted payload of a screened prompt.
-  val admit(const std::string& event_json, const std::string& plaintext) {
-    auto e = parse_event(event_json);
-    if (!e) return fail(e.err());
-    auto tags = check_tags(*e);
-    if (!tags) return rejected(rejection{tags.err().code, tags.err().detail, std::nullopt});
-    auto v = gate_.admit(*e, *tags, plaintext);
-    if (auto* r = std::get_if<rejection>(&v)) return rejected(*r);
-    const auto& a = std::get<admitted_prompt>(v);
-    val o = val::object();
-    o.set("ok", true);
-    o.set("session", a.session);
-    o.set("message", a.prompt.message);
-    if (a.model) o.set("model", *a.model);
-    if (a.prompt.thinking) o.set("thinking", *a.prompt.thinking);
-    o.set("toolSchemaVersion", static_cast<double>(a.tool_schema_version));
-    return o;
-  }
-
-  bool set_info(const std::string& info_json) {
-    auto info = parse_info(info_json);
-    if (!info) return false;
-    gate_.set_info(std::move(*info));
-    return true;
-  }
-
- private:
-  static val rejected(const rejection& r) {
-    val o = val::object();
-    o.set("ok", false);
-    o.set("code", std::string(errc_name(r.code)));
-    o.set("message", r.message);
-    if (r.retry_after) o.set("retryAfter", static_cast<double>(*r.retry_after));
-    return o;
-  }
-  static std::set<std::string> string_set(const val& arr) {
-    std::set<std::string> out;
-    const int n = arr["length"].as<int>();
-    for (int i = 0; i < n; ++i) out.insert(arr[i].as<std::string>());
-    return out;
-  }
-  static agent_config make_config(std::string agent_pubkey, const std::string& info_json, const val& policy) {
-    agent_config c;
-    c.agent_pubkey = std::move(agent_pubkey);
-    if (!info_json.empty()) {
-      auto info = parse_info(info_json);
-      if (info) c.info = std::move(*info);
-    }
-    if (policy.isUndefined() || policy.isNull()) return c;
-    val allow = policy["allow"];
-    if (!allow.isUndefined() && !allow.isNull()) c.allow = string_set(allow);
-    val block = policy["block"];
-    if (!block.isUndefined() && !block.isNull()) c.block = string_set(block);
-    val ppm = policy["promptsPerMinute"];
-    if (ppm.isNumber()) c.prompts_per_minute = ppm.as<double>();
-    val burst = policy["burst"];
-    if (burst.isNumber()) c.burst = burst.as<double>();
-    val turns = policy["maxSessionTurns"];
-    if (turns.isNumber()) c.max_session_turns = static_cast<std::int64_t>(turns.as<double>());
-    val tracked = policy["maxTracked"];
-    if (tracked.isNumber()) c.max_tracked = static_cast<std::size_t>(tracked.as<double>());
-    return c;
-  }
-  agent_admission gate_;
-};
-
 std::string nipxx_default_info() { return to_json(default_info()); }
-
-// The info as the agent advertises it (canonical JSON), or undefined when invalid.
-val nipxx_normalize_info(const std::string& json) {
-  auto info = parse_info(json);
-  if (!info) return fail(info.err());
-  return val(to_json(*info));
-}
 
 }  // namespace
 
@@ -249,23 +90,7 @@ EMSCRIPTEN_BINDINGS(nip_xx) {
       .function("degraded", &client_run_binding::degraded)
       .function("nextMissingSeq", &client_run_binding::next_missing_seq)
       .function("terminal", &client_run_binding::terminal);
-  emscripten::class_<agent_run_binding>("NipxxAgentRun")
-      .constructor<std::string, std::string, std::string, std::string, bool>()
-      .function("status", &agent_run_binding::status)
-      .function("delta", &agent_run_binding::delta)
-      .function("toolCall", &agent_run_binding::tool_call)
-      .function("respond", &agent_run_binding::respond)
-      .function("fail", &agent_run_binding::fail_with)
-      .function("cancel", &agent_run_binding::cancel)
-      .function("finished", &agent_run_binding::finished)
-      .function("cancelRequested", &agent_run_binding::cancel_requested);
-  emscripten::class_<admission_binding>("NipxxAdmission")
-      .constructor<std::string, std::string, val>()
-      .function("screen", &admission_binding::screen)
-      .function("admit", &admission_binding::admit)
-      .function("setInfo", &admission_binding::set_info);
   emscripten::function("nipxxDefaultInfo", &nipxx_default_info);
-  emscripten::function("nipxxNormalizeInfo", &nipxx_normalize_info);
 }
 
 }  // namespace nostr::bindings

@@ -10,8 +10,9 @@
 // holds (the core has verified exactly those bytes). Other outcomes carry strings; JS fetches them
 // with relaySubsLast only when it needs them.
 //
-// The stateless codec (decode/encode of frames, reasons, NIP-42 template, URL normalization)
-// returns JSON text or plain strings, the rare path.
+// The stateless codec (encode of REQ/COUNT, reasons, NIP-42 template, URL normalization) returns
+// JSON text or plain strings, the rare path; decoding frames, CLOSE and reason parsing, which the
+// pool does not use, are in relay_codec.cpp.
 #include <emscripten/bind.h>
 
 #include <map>
@@ -28,6 +29,7 @@
 #include "relay/relay_message.hpp"
 #include "relay/relay_url.hpp"
 #include "relay/subscriptions.hpp"
+#include "json_out.hpp"
 #include "support.hpp"
 
 namespace nostr::bindings {
@@ -272,39 +274,6 @@ val normalize_url(const std::string& url) {
   return val(std::move(*r));
 }
 
-// JSON text built by hand with the core's own escaping (append_json_string), rather than through
-// nlohmann's serializer, which would add its code to the module for these rare paths.
-struct json_out {
-  std::string s;
-  bool first = true;
-  json_out& key(const char* k) {
-    s += first ? '{' : ',';
-    first = false;
-    append_json_string(s, k);
-    s += ':';
-    return *this;
-  }
-  json_out& str(const char* k, std::string_view v) {
-    key(k);
-    append_json_string(s, v);
-    return *this;
-  }
-  json_out& raw(const char* k, std::string_view v) {
-    key(k);
-    s += v;
-    return *this;
-  }
-  json_out& num(const char* k, std::int64_t v) { return raw(k, std::to_string(v)); }
-  json_out& boolean(const char* k, bool v) { return raw(k, v ? "true" : "false"); }
-  json_out& status(const relay::machine_message& st) {
-    return str("reason", relay::reason_name(st.reason)).str("message", st.message).str("text", st.text());
-  }
-  std::string done() {
-    s += first ? "{}" : "}";
-    return std::move(s);
-  }
-};
-
 // The unsigned NIP-42 event as JSON text.
 std::string auth_template_json(const std::string& relay_url, const std::string& challenge, double now) {
   event_template t = relay::auth_template(relay_url, challenge, to_i64(now));
@@ -321,60 +290,6 @@ std::string auth_template_json(const std::string& relay_url, const std::string& 
   return json_out{}.num("kind", t.kind).num("created_at", t.created_at).raw("tags", tags).str("content", t.content).done();
 }
 
-// A relay-to-client frame as JSON text: {"type":"EVENT","subId":...,"event":{...}} and so on.
-val decode_relay(const std::string& frame, double max_bytes) {
-  auto m = relay::decode_relay_message(frame, max_bytes > 0 ? static_cast<std::size_t>(max_bytes) : 0);
-  if (!m) return fail(m.err());
-  std::string out = std::visit(
-      [](const auto& v) -> std::string {
-        using T = std::decay_t<decltype(v)>;
-        json_out o;
-        if constexpr (std::is_same_v<T, relay::relay_event>)
-          o.str("type", "EVENT").str("subId", v.sub_id).raw("event", to_json(v.ev));
-        if constexpr (std::is_same_v<T, relay::relay_ok>)
-          o.str("type", "OK").str("eventId", v.event_id).boolean("accepted", v.accepted).status(v.status);
-        if constexpr (std::is_same_v<T, relay::relay_eose>) o.str("type", "EOSE").str("subId", v.sub_id);
-        if constexpr (std::is_same_v<T, relay::relay_closed>) o.str("type", "CLOSED").str("subId", v.sub_id).status(v.status);
-        if constexpr (std::is_same_v<T, relay::relay_notice>) o.str("type", "NOTICE").str("message", v.message);
-        if constexpr (std::is_same_v<T, relay::relay_auth>) o.str("type", "AUTH").str("challenge", v.challenge);
-        if constexpr (std::is_same_v<T, relay::relay_count>)
-          o.str("type", "COUNT").str("subId", v.sub_id).num("count", v.count).boolean("approximate", v.approximate);
-        return o.done();
-      },
-      *m);
-  return val(std::move(out));
-}
-
-std::string filters_text(const std::vector<filter>& fs) {
-  std::string a = "[";
-  for (std::size_t i = 0; i < fs.size(); ++i) {
-    if (i) a += ',';
-    a += to_json(fs[i]);
-  }
-  return a + "]";
-}
-
-// A client-to-relay frame as JSON text: {"type":"REQ","subId":...,"filters":[...]} and so on.
-val decode_client(const std::string& frame, double max_bytes) {
-  auto m = relay::decode_client_message(frame, max_bytes > 0 ? static_cast<std::size_t>(max_bytes) : 0);
-  if (!m) return fail(m.err());
-  std::string out = std::visit(
-      [](const auto& v) -> std::string {
-        using T = std::decay_t<decltype(v)>;
-        json_out o;
-        if constexpr (std::is_same_v<T, relay::client_event>) o.str("type", "EVENT").raw("event", to_json(v.ev));
-        if constexpr (std::is_same_v<T, relay::client_req>)
-          o.str("type", "REQ").str("subId", v.sub_id).raw("filters", filters_text(v.filters));
-        if constexpr (std::is_same_v<T, relay::client_close>) o.str("type", "CLOSE").str("subId", v.sub_id);
-        if constexpr (std::is_same_v<T, relay::client_auth>) o.str("type", "AUTH").raw("event", to_json(v.ev));
-        if constexpr (std::is_same_v<T, relay::client_count>)
-          o.str("type", "COUNT").str("subId", v.sub_id).raw("filters", filters_text(v.filters));
-        return o.done();
-      },
-      *m);
-  return val(std::move(out));
-}
-
 // ["REQ"|"COUNT", sub id, filters...] from a JSON array of filters, checked by the core.
 val encode_req(bool count, const std::string& sub_id, const std::string& filters_json) {
   auto filters = filters_from_text(filters_json);
@@ -382,23 +297,6 @@ val encode_req(bool count, const std::string& sub_id, const std::string& filters
   auto frame = count ? relay::encode_count(sub_id, *filters) : relay::encode_req(sub_id, *filters);
   if (!frame) return fail(frame.err());
   return val(std::move(*frame));
-}
-
-val encode_close(const std::string& sub_id) {
-  auto frame = relay::encode_close(sub_id);
-  if (!frame) return fail(frame.err());
-  return val(std::move(*frame));
-}
-
-// {reason, prefix, text, transient} of an OK or CLOSED message.
-val parse_reason(const std::string& message) {
-  auto mm = relay::parse_machine_message(message);
-  val o = val::object();
-  o.set("reason", std::string(relay::reason_name(mm.reason)));
-  o.set("prefix", std::string(mm.prefix()));
-  o.set("text", std::string(mm.text()));
-  o.set("transient", relay::reason_is_transient(mm.reason));
-  return o;
 }
 
 // Name tables, so JS mirrors the core's enums without copying them.
@@ -443,11 +341,7 @@ EMSCRIPTEN_BINDINGS(relay) {
   emscripten::function("relaySubsSize", &subs_size);
   emscripten::function("relayNormalizeUrl", &normalize_url);
   emscripten::function("relayAuthTemplate", &auth_template_json);
-  emscripten::function("relayDecodeRelay", &decode_relay);
-  emscripten::function("relayDecodeClient", &decode_client);
   emscripten::function("relayEncodeReq", &encode_req);
-  emscripten::function("relayEncodeClose", &encode_close);
-  emscripten::function("relayParseReason", &parse_reason);
   emscripten::function("relayReasonNames", &reason_names);
   emscripten::function("relayTransientReasons", &transient_reasons);
   emscripten::function("relayDropReasonNames", &drop_reason_names);

@@ -3,23 +3,25 @@
 // or a sub-path: index.html, app.js (the page and the package's browser build in one minified ES
 // module, the Emscripten loader included), core.wasm (fetched next to app.js and compiled while
 // it streams; serve it as application/wasm) and style.css. Relative URLs only; no server code.
+// The page's core.wasm is dist/core-web.wasm: the package's core without the bindings the page
+// never calls (cmake/wasm.cmake), checked here against the page's bundle.
 //
-//   node scripts/build-demo.mjs [--out build/demo-site]
+//   node scripts/build-demo.mjs [--out build/demo-site] [--analyze]   (--analyze: what app.js is made of)
 //
-// Reads dist/core.wasm and dist/core.mjs (`npm run build` makes them). Prints each file's size,
-// raw and gzip -9.
-import { build } from 'esbuild';
+// Reads dist/core-web.{wasm,mjs} and dist/core.{wasm,mjs} (`npm run build` makes them). Prints
+// each file's size, raw and gzip -9.
+import { analyzeMetafile, build } from 'esbuild';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const { values: args } = parseArgs({ options: { out: { type: 'string', default: 'build/demo-site' }, quiet: { type: 'boolean', default: false } } });
+const { values: args } = parseArgs({ options: { out: { type: 'string', default: 'build/demo-site' }, quiet: { type: 'boolean', default: false }, analyze: { type: 'boolean', default: false } } });
 const out = resolve(args.out);
 
-for (const f of ['dist/core.wasm', 'dist/core.mjs'])
+for (const f of ['dist/core.wasm', 'dist/core.mjs', 'dist/core-web.wasm', 'dist/core-web.mjs'])
   if (!existsSync(join(root, f))) {
     process.stderr.write(`build-demo: ${f} is missing: run \`npm run build\` first\n`);
     process.exit(1);
@@ -31,10 +33,62 @@ mkdirSync(out, { recursive: true });
 // tree-shake and minify further than the bundle can (its modules are wrapped for lazy init).
 // Full minification is safe here: the Node-only dynamic imports (ws, node:fs for FileRunStore)
 // are never reached in a browser and stay external.
+//
+// The package's protocol layers are namespaces (`agx`, `nipxx`, `nip19`…: `export * as agx`), and
+// esbuild keeps a namespace whole once it is imported by name. So the page's import resolves to
+// the browser entry with each namespace the page uses replaced by an object of only the members
+// it reads (`agx.AgxClient`, `agx.fetchAgentCard`…: found in the page's sources), imported by
+// name so the rest tree-shakes away. A member the package does not export fails the build, and a
+// namespace used any other way than `ns.member` is refused.
+const NAMESPACES = {
+  nipxx: 'js/nipxx.js',
+  agx: 'js/agx/index.js',
+  nip19: 'js/nip19.js',
+  nip44: 'js/nip44-public.js',
+  nip59: 'js/nip59.js',
+  nip13: 'js/nip13.js',
+  nip40: 'js/nip40.js',
+};
+const PAGE_API = 'page-api';
+function pageApiSource() {
+  const sources = ['app.js', 'identity.js', 'markdown.js'].map((f) => readFileSync(join(root, 'web-demo', f), 'utf8'));
+  // The namespaces the page imports from the package.
+  const imported = new Set();
+  for (const src of sources)
+    for (const m of src.matchAll(/^import \{([^}]*)\} from '[^']*\/dist\/index\.browser\.js';$/gm))
+      for (const name of m[1].split(',').map((s) => s.trim())) if (name in NAMESPACES) imported.add(name);
+  const lines = [`export * from ${JSON.stringify(join(root, 'js/index.browser.js'))};`];
+  for (const ns of imported) {
+    const members = new Set();
+    for (const src of sources) {
+      // Without import lines, line comments, strings' `'ns'` and object keys (`{ agx: null }`).
+      const code = src.replace(/^import [^;]*;$/gm, '').replace(/(^|\s)\/\/.*$/gm, '$1');
+      for (const m of code.matchAll(new RegExp(`(?<![.\\w$'"\`])${ns}\\b(?!\\s*:)(\\.([A-Za-z_$][\\w$]*))?`, 'g'))) {
+        if (!m[2]) throw new Error(`build-demo: the page uses \`${ns}\` other than as ${ns}.member; import what it needs by name`);
+        members.add(m[2]);
+      }
+    }
+    const names = [...members].sort();
+    lines.push(`import { ${names.map((n) => `${n} as ${ns}_${n}`).join(', ')} } from ${JSON.stringify(join(root, NAMESPACES[ns]))};`);
+    lines.push(`export const ${ns} = Object.freeze({ ${names.map((n) => `${n}: ${ns}_${n}`).join(', ')} });`);
+  }
+  return lines.join('\n');
+}
+// The browser entry's loader import (dist/core.mjs) becomes the page module's loader, which then
+// fetches `core.wasm` next to app.js (the name the page ships core-web.wasm under).
+const webLoader = join(root, 'dist/core-web.mjs');
 const fromSources = {
   name: 'package-from-sources',
   setup(b) {
-    b.onResolve({ filter: /\/dist\/index\.browser\.js$/ }, () => ({ path: join(root, 'js/index.browser.js') }));
+    b.onResolve({ filter: /\/dist\/index\.browser\.js$/ }, () => ({ path: PAGE_API, namespace: PAGE_API }));
+    b.onLoad({ filter: /.*/, namespace: PAGE_API }, () => ({ contents: pageApiSource(), resolveDir: root, loader: 'js' }));
+    b.onResolve({ filter: /\/dist\/core\.mjs$/ }, () => ({ path: webLoader }));
+    b.onLoad({ filter: /\/dist\/core-web\.mjs$/ }, () => {
+      const text = readFileSync(webLoader, 'utf8');
+      const parts = text.split('"core-web.wasm"');
+      if (parts.length < 2) throw new Error('build-demo: dist/core-web.mjs no longer names "core-web.wasm"');
+      return { contents: parts.join('"core.wasm"'), loader: 'js' };
+    });
   },
 };
 const js = await build({
@@ -49,8 +103,22 @@ const js = await build({
   external: ['ws', 'node:*'],
   logLevel: 'warning',
   write: false,
+  metafile: args.analyze,
   outfile: join(out, 'app.js'),
 });
+if (args.analyze) process.stdout.write(await analyzeMetafile(js.metafile));
+// The page module lacks some of the core's functions: the page's bundle must name none of them
+// (core functions are called as properties, `core().name(...)`, which minification keeps).
+const coreNames = async (name) => {
+  const { default: create } = await import(pathToFileURL(join(root, `dist/${name}.mjs`)).href);
+  const m = await create({ wasmBinary: readFileSync(join(root, `dist/${name}.wasm`)), getRandomValue: () => 0 });
+  return new Set(Object.keys(m));
+};
+const webNames = await coreNames('core-web');
+const pageText = Buffer.from(js.outputFiles[0].contents).toString('utf8');
+const missing = [...(await coreNames('core'))].filter((n) => !webNames.has(n) && new RegExp(`\\b${n}\\b`).test(pageText));
+if (missing.length) throw new Error(`build-demo: the page calls ${missing.join(', ')}, which dist/core-web.wasm lacks: add its binding file to core-web in cmake/wasm.cmake`);
+
 const css = await build({
   entryPoints: [join(root, 'web-demo/style.css')],
   bundle: true,
@@ -72,7 +140,7 @@ const files = [
   ['index.html', Buffer.from(html)],
   ['app.js', Buffer.from(js.outputFiles[0].contents)],
   ['style.css', Buffer.from(css.outputFiles[0].contents)],
-  ['core.wasm', readFileSync(join(root, 'dist/core.wasm'))],
+  ['core.wasm', readFileSync(join(root, 'dist/core-web.wasm'))],
 ];
 let raw = 0;
 let gz = 0;

@@ -83,14 +83,14 @@ const results = await Promise.all([
 ]);
 results.forEach(save);
 
-// The Emscripten loaders (dist/core*.mjs) come out of emcc with whitespace removed but long local
+// The Emscripten loaders (dist/core*.mjs; core-web.mjs is the built demo page's) come out of emcc with whitespace removed but long local
 // names (no closure compiler here: TOOLCHAIN.md): a full esbuild minification takes a quarter off
 // their gzip size. Identifiers and syntax only change inside the file; the module's export, the
 // `Module["..."]` property names, the wasm import/export names and `new URL("core.wasm",
 // import.meta.url)` (which bundlers follow) stay as they are. Only emcc's own output is minified
 // (it still has the `_scriptDir` name; esbuild renames differ from run to run), so a second run, or
 // a run with no relink in between, leaves the files alone.
-for (const name of ['core.mjs', 'core-single.mjs', 'core-lite.mjs']) {
+for (const name of ['core.mjs', 'core-single.mjs', 'core-lite.mjs', 'core-web.mjs']) {
   const file = resolve(root, 'dist', name);
   if (!existsSync(file)) continue;
   const text = readFileSync(file, 'utf8');
