@@ -1,4 +1,4 @@
-// The core's relay codec and subscription machine through the bindings (bindings/relay.cpp):
+// The core's relay codec and subscription machine through the bindings (bindings/relay.cpp, bindings/relay_codec.cpp):
 // what the pool builds on, checked without sockets.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
