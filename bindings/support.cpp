@@ -25,8 +25,9 @@ val last_error() {
 std::uintptr_t scratch_ptr(std::size_t n) { return reinterpret_cast<std::uintptr_t>(scratch(n)); }
 std::uintptr_t secret_slot_ptr() { return reinterpret_cast<std::uintptr_t>(g_secret_slot); }
 
-// Called once by init(): builds the curve tables and blinds the signing context with fresh
-// randomness, so that "ready" means the first operation is as fast as every later one.
+// Called once by init(): blinds the signing context with fresh randomness. On WASM the curve
+// tables are built by the first verify and the first signature instead (src/crypto), which keeps
+// them out of init(); natively they are all built with the context.
 void prepare() { crypto::seed_context(random32()); }
 
 }  // namespace
