@@ -11,19 +11,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { nostr } from './helpers.js';
 import { startDevRelay } from '../support/relays.js';
+import { sleep, until as waitUntil } from './pool-helpers.js';
 
 const { agx, LocalSigner } = nostr;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
 const nowS = () => Math.floor(Date.now() / 1000);
 const hex = (c) => c.repeat(64);
 
-async function until(pred, ms = 20000) {
-  const end = Date.now() + ms;
-  while (!(await pred())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await sleep(10);
-  }
-}
+const until = (pred, what = 'condition') => waitUntil(pred, what, 20_000);
 
 /** A copy of a store's durable state (what a crash would leave on disk). */
 async function copyOf(store) {
@@ -33,6 +28,32 @@ async function copyOf(store) {
   if (snap.cursor !== null) await c.setCursor(snap.cursor);
   for (const r of snap.tasks) await c.putTask(r);
   return c;
+}
+
+/**
+ * A store over a MemorySeenStore whose first putTask of a record in `state` copies the durable
+ * state (`crash.copy`: what the crash leaves on disk) and then never returns: the crash point.
+ * `crash.unhang()` lets the "dead" process go on.
+ */
+function storeCrashingAt(state) {
+  const inner = new agx.MemorySeenStore();
+  let unhang;
+  const hang = new Promise((r) => (unhang = r));
+  const crash = {
+    copy: null,
+    unhang: () => unhang(),
+    load: () => inner.load(),
+    append: (e) => inner.append(e),
+    setCursor: (c) => inner.setCursor(c),
+    deleteTask: (id) => inner.deleteTask(id),
+    async putTask(r) {
+      await inner.putTask(r);
+      if (r.state !== state || crash.copy) return;
+      crash.copy = await copyOf(inner);
+      await hang;
+    },
+  };
+  return crash;
 }
 
 describe('seen stores: task records', () => {
@@ -184,85 +205,55 @@ describe('a serving agent cut short (a copy of its store at the crash point), ov
 
   it('cut short between the task record and the seen marks: run again once, and never accepted again from the wire after its record is gone', { timeout: 120_000 }, async () => {
     const sk = nostr.generateSecretKey();
-    const store1 = new agx.MemorySeenStore();
-    let crashStore;
-    let unhang;
-    const hang = new Promise((r) => (unhang = r));
     // putTask(accepted) makes the copy (the marks are not written yet) and never returns: the crash
-    const crashing = {
-      load: () => store1.load(),
-      append: (e) => store1.append(e),
-      setCursor: (c) => store1.setCursor(c),
-      deleteTask: (id) => store1.deleteTask(id),
-      async putTask(r) {
-        await store1.putTask(r);
-        if (r.state !== 'accepted' || crashStore) return;
-        crashStore = await copyOf(store1);
-        await hang;
-      },
-    };
+    const crashing = storeCrashingAt('accepted');
     const bob1 = client({ signer: new LocalSigner(sk), seenStore: crashing });
-    stops.push(async () => unhang());
+    stops.push(async () => crashing.unhang());
     bob1.handle('job.do', () => 'never');
     const alice = client({ signer: LocalSigner.generate(), requestTimeout: 60_000 });
     await Promise.all([bob1.start(), alice.start()]);
     const result = alice.request(bob1.publicKey, 'job.do', 1);
-    await until(() => crashStore);
+    await until(() => crashing.copy);
     const runs = [];
     const restart = async () => {
-      const b = client({ signer: new LocalSigner(sk), seenStore: crashStore });
+      const b = client({ signer: new LocalSigner(sk), seenStore: crashing.copy });
       b.handle('job.do', (p, ctx) => (runs.push(ctx.redelivered), p + 1));
       await b.start();
       return b;
     };
     const bob2 = await restart();
     assert.equal(await result, 2);
-    await until(() => crashStore.taskCount === 0);
+    await until(() => crashing.copy.taskCount === 0);
     await bob2.stop();
     const bob3 = await restart(); // polls the relay again: the request is still there
     await bob3.poll();
     assert.deepEqual(runs, [true], 'run once after the crash, and not again');
-    unhang();
+    crashing.unhang();
   });
 
   it('cut short after the result was recorded, before it was published: the same result event is published at restart', { timeout: 120_000 }, async () => {
     const sk = nostr.generateSecretKey();
-    const store1 = new agx.MemorySeenStore();
-    let crashStore;
-    let unhang;
-    const hang = new Promise((r) => (unhang = r));
     // putTask(done) makes the copy and then never returns: the crash between the record and the publish
-    const crashing = {
-      load: () => store1.load(),
-      append: (e) => store1.append(e),
-      setCursor: (c) => store1.setCursor(c),
-      deleteTask: (id) => store1.deleteTask(id),
-      async putTask(r) {
-        await store1.putTask(r);
-        if (r.state !== 'done') return;
-        crashStore = await copyOf(store1);
-        await hang;
-      },
-    };
+    const crashing = storeCrashingAt('done');
     const runs = [];
     const bob1 = client({ signer: new LocalSigner(sk), seenStore: crashing });
-    stops.push(async () => unhang());
+    stops.push(async () => crashing.unhang());
     bob1.handle('job.do', (p) => (runs.push(1), { ok: p }));
     const alice = client({ signer: LocalSigner.generate(), requestTimeout: 60_000 });
     await Promise.all([bob1.start(), alice.start()]);
     const result = alice.request(bob1.publicKey, 'job.do', 'x');
-    await until(() => crashStore);
-    const recorded = (await crashStore.load()).tasks;
+    await until(() => crashing.copy);
+    const recorded = (await crashing.copy.load()).tasks;
     assert.deepEqual(recorded.map((t) => t.state), ['done']);
-    const bob2 = client({ signer: new LocalSigner(sk), seenStore: crashStore });
+    const bob2 = client({ signer: new LocalSigner(sk), seenStore: crashing.copy });
     bob2.handle('job.do', (p) => (runs.push(2), { ok: p }));
     await bob2.start();
     assert.deepEqual(await result, { ok: 'x' });
     assert.equal(bob2.taskStats.republished, 1);
     assert.deepEqual(runs, [1], 'not run again: its result was recorded');
-    await until(() => crashStore.taskCount === 0);
+    await until(() => crashing.copy.taskCount === 0);
     // the first process publishes the same event: a replay for alice, not a second result
-    unhang();
+    crashing.unhang();
     await sleep(500);
     assert.equal(alice.taskStats.duplicateResults, 0);
   });

@@ -7,17 +7,11 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { nostr } from './helpers.js';
 import { startDevRelay } from '../support/relays.js';
+import { until as waitUntil } from './pool-helpers.js';
 
 const { agx, LocalSigner } = nostr;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-async function until(pred, ms = 20000) {
-  const end = Date.now() + ms;
-  while (!(await pred())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await sleep(10);
-  }
-}
+const until = (pred, what = 'condition') => waitUntil(pred, what, 20_000);
 
 describe('TaskGate (flood limits, manual clock)', () => {
   it('slots, per-peer slots, queue bounds, fair hand-out, token-bucket rate with retryAfter, tracked peers bounded', () => {
