@@ -8,7 +8,8 @@
 //
 // SPEC.md has no error code for "too many tasks": a rejected task is answered with a failed result
 // whose error text starts with a stable token, `rate-limited` (with "retry after N s") or
-// `overloaded`, which an AgxClient requester turns back into AGX_TASK_REJECTED (see rejectionOf).
+// `overloaded`, which an AgxClient requester reads back (rejectionOf) into the AGX_TASK_FAILED
+// error's `rejected` and `retryAfter` (errors.js taskFailed).
 import { NostrError } from '../errors.js';
 import { core } from '../core.js';
 
