@@ -35,7 +35,7 @@
 namespace nostr::bindings {
 namespace {
 
-using nlohmann::json;
+using json = dom::value;
 
 std::vector<std::string> string_list(const std::string& text);  // JSON array -> its strings
 

@@ -71,7 +71,7 @@ error bad_relay() { return make_error(errc::invalid_argument, "unknown relay ind
 
 // A JSON array of filter objects (one or more).
 result<std::vector<filter>> filters_from_text(const std::string& text) {
-  nlohmann::json j = parse_json(text);
+  dom::value j = parse_json(text);
   if (j.is_discarded() || !j.is_array()) return make_error(errc::invalid_filter, "filters must be a JSON array");
   std::vector<filter> out;
   out.reserve(j.size());

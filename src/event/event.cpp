@@ -128,21 +128,9 @@ event finalize(const event_template& t, const crypto::keypair& key, const bytes3
 
 // --- JSON
 
-// json::parse(first, last, nullptr, false) with its callback branch left out: parse() decides on
-// the callback at run time, so it instantiates the callback-filtering DOM parser too (about 7 KB
-// of wasm that no caller uses). Same result: the value, or a discarded one on malformed input.
-nlohmann::json parse_json(std::string_view text) {
-  using namespace nlohmann::detail;
-  nlohmann::json result;
-  const char* first = text.data();
-  parser<nlohmann::json, iterator_input_adapter<const char*>> p(input_adapter(first, first + text.size()), nullptr,
-                                                                /*allow_exceptions=*/false);
-  json_sax_dom_parser<nlohmann::json> dom(result, /*allow_exceptions=*/false);
-  if (!p.sax_parse(&dom, /*strict=*/true) || dom.is_errored()) return nlohmann::json(nlohmann::json::value_t::discarded);
-  return result;
-}
+dom::value parse_json(std::string_view text) { return dom::parse(text); }
 
-result<tag_list> tags_from_json(const nlohmann::json& j) {
+result<tag_list> tags_from_json(const dom::value& j) {
   if (!j.is_array()) return make_error(errc::invalid_event, "tags must be an array");
   tag_list tags;
   tags.reserve(j.size());
@@ -159,14 +147,14 @@ result<tag_list> tags_from_json(const nlohmann::json& j) {
   return tags;
 }
 
-static bool get_string(const nlohmann::json& j, const char* key, std::string& out) {
+static bool get_string(const dom::value& j, const char* key, std::string& out) {
   auto it = j.find(key);
   if (it == j.end() || !it->is_string()) return false;
   out = it->get_ref<const std::string&>();
   return true;
 }
 
-static bool get_integer(const nlohmann::json& j, const char* key, std::int64_t& out) {
+static bool get_integer(const dom::value& j, const char* key, std::int64_t& out) {
   auto it = j.find(key);
   if (it == j.end()) return false;
   if (it->is_number_unsigned()) {
@@ -182,7 +170,7 @@ static bool get_integer(const nlohmann::json& j, const char* key, std::int64_t& 
   return false;
 }
 
-result<event> event_from_json(const nlohmann::json& j) {
+result<event> event_from_json(const dom::value& j) {
   if (!j.is_object()) return make_error(errc::invalid_event, "event must be a JSON object");
   event e;
   if (!get_string(j, "id", e.id)) return make_error(errc::invalid_event, "id missing or not a string");

@@ -27,7 +27,7 @@ bool matches(const filter& f, const event& e) {
   return true;
 }
 
-static result<std::vector<std::string>> string_list(const nlohmann::json& j, const std::string& key) {
+static result<std::vector<std::string>> string_list(const dom::value& j, const std::string& key) {
   if (!j.is_array()) return make_error(errc::invalid_filter, key + " must be an array of strings");
   std::vector<std::string> out;
   out.reserve(j.size());
@@ -38,7 +38,7 @@ static result<std::vector<std::string>> string_list(const nlohmann::json& j, con
   return out;
 }
 
-static bool as_int(const nlohmann::json& v, std::int64_t& out) {
+static bool as_int(const dom::value& v, std::int64_t& out) {
   if (v.is_number_unsigned()) {
     auto u = v.get<std::uint64_t>();
     if (u > static_cast<std::uint64_t>(INT64_MAX)) return false;
@@ -52,7 +52,7 @@ static bool as_int(const nlohmann::json& v, std::int64_t& out) {
   return false;
 }
 
-result<filter> filter_from_json(const nlohmann::json& j) {
+result<filter> filter_from_json(const dom::value& j) {
   if (!j.is_object()) return make_error(errc::invalid_filter, "filter must be a JSON object");
   filter f;
   for (auto it = j.begin(); it != j.end(); ++it) {

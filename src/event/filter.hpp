@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json_fwd.hpp>
+#include "json/value.hpp"
 
 #include "event/event.hpp"
 
@@ -26,7 +26,7 @@ struct filter {
 // A present-but-empty list matches nothing (as nostr-tools does). Unknown keys are ignored.
 bool matches(const filter& f, const event& e);
 
-result<filter> filter_from_json(const nlohmann::json& j);
+result<filter> filter_from_json(const dom::value& j);
 result<filter> parse_filter(std::string_view json);
 std::string to_json(const filter& f);
 

@@ -7,7 +7,7 @@
 namespace nostr::relay {
 namespace {
 
-using nlohmann::json;
+using json = ::nostr::dom::value;
 
 result<event> event_at(const json& a, std::size_t i) {
   if (!a[i].is_object()) return make_error(errc::relay_frame_type, detail::verb_of(a) + " event must be a JSON object");

@@ -8,7 +8,7 @@
 namespace nostr::relay {
 namespace {
 
-using nlohmann::json;
+using json = ::nostr::dom::value;
 
 result<void> check_sub_id(std::string_view sub_id) {
   if (!valid_sub_id(sub_id))

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <variant>
 
-#include <nlohmann/json_fwd.hpp>
+#include "json/value.hpp"
 
 #include "event/event.hpp"
 #include "relay/reason.hpp"
@@ -67,7 +67,7 @@ result<std::string> encode(const relay_message& m);
 namespace detail {
 // Decodes an already parsed frame (see detail::parse_frame), so subscriptions::feed can parse a
 // frame once and still name the subscription of a frame that fails here.
-result<relay_message> decode_relay_json(const nlohmann::json& a);
+result<relay_message> decode_relay_json(const dom::value& a);
 }  // namespace detail
 
 }  // namespace nostr::relay

@@ -132,6 +132,9 @@ function seeds(target, texts, modes = null) {
   }
 }
 seeds('event_json', [...events, ...jsonTexts]);
+seeds('json_diff', [...events, ...jsonTexts, ...frames, ...clientFrames, ...nipxx, ...agx, ...tasks, ...cards,
+  '[1.50,-0.0,1e2,18446744073709551616,-9223372036854775809,1e309]', '{"b":1,"a":2,"a":3}'], [[0]]);
+seeds('json_diff', ['plain', 'a"b\\c\n\u0001\u007f', '\u00e9\u{1f600}'], [[1]]);
 seeds('filter', [...filters, ...jsonTexts.filter((t) => t.trim().startsWith('{'))]);
 seeds('relay_frame', [...frames], [[0], [2]]);
 seeds('relay_frame', [...clientFrames], [[1], [3]]);

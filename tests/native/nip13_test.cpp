@@ -67,7 +67,7 @@ TEST(nip13_test, spec_difficulty_examples) {
 
 TEST(nip13_test, spec_mined_event_difficulty_and_commitment) {
   auto v = spec();
-  auto e = event_from_json(v["mined_event"]);
+  auto e = parse_event(v["mined_event"].dump());
   ASSERT_TRUE(e.ok());
   ASSERT_TRUE(verify(*e).ok());
   EXPECT_EQ(*nip13::difficulty_hex(e->id), v["mined_event_difficulty"].get<int>());
@@ -82,7 +82,7 @@ TEST(nip13_test, spec_mined_event_difficulty_and_commitment) {
 
 TEST(nip13_test, mining_the_spec_template_finds_the_spec_nonce) {
   auto v = spec();
-  auto e = *event_from_json(v["mined_event"]);
+  auto e = *parse_event(v["mined_event"].dump());
   event_template t = note(e.content, e.tags, e.created_at);  // its nonce tag gets replaced
   // 776797 is the spec's winning nonce; no smaller nonce is needed to prove the serialization.
   auto r = nip13::mine(e.pubkey, t, 20, 776797, 1);

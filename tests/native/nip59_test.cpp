@@ -110,8 +110,8 @@ TEST(nip59_test, spec_chain_decrypts_to_the_given_seal_and_rumor) {
   bytes32 author_sk = key_from_hex(c["author_sk"].get<std::string>());
   bytes32 recipient_sk = key_from_hex(c["recipient_sk"].get<std::string>());
   bytes32 wrapper_sk = key_from_hex(c["wrapper_sk"].get<std::string>());
-  auto wrap = event_from_json(c["wrap"]);
-  auto seal = event_from_json(c["seal"]);
+  auto wrap = parse_event(c["wrap"].dump());
+  auto seal = parse_event(c["seal"].dump());
   ASSERT_TRUE(wrap.ok() && seal.ok());
   const auto& rumor = c["rumor"];
 

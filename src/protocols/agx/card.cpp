@@ -28,7 +28,7 @@ result<void> all_utf8(const std::vector<std::string>& v, const char* what) {
 }
 
 // null/absent -> nothing; an array of strings each within max_len, at most max_count of them.
-result<std::vector<std::string>> string_array(const nlohmann::json& obj, const char* key, std::size_t max_count,
+result<std::vector<std::string>> string_array(const dom::value& obj, const char* key, std::size_t max_count,
                                               std::size_t max_len) {
   std::vector<std::string> out;
   auto it = obj.find(key);
@@ -43,7 +43,7 @@ result<std::vector<std::string>> string_array(const nlohmann::json& obj, const c
   return out;
 }
 
-result<std::optional<std::string>> optional_string(const nlohmann::json& obj, const char* key, std::size_t max_len) {
+result<std::optional<std::string>> optional_string(const dom::value& obj, const char* key, std::size_t max_len) {
   auto it = obj.find(key);
   if (it == obj.end() || it->is_null()) return std::optional<std::string>{};
   if (!it->is_string() || !detail::string_len_ok(it->get_ref<const std::string&>(), 0, max_len))

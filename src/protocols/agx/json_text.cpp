@@ -1,8 +1,5 @@
 #include "protocols/agx/json_text.hpp"
 
-#include <cmath>
-
-#include "event/event_json.hpp"
 #include "protocols/agx/constants.hpp"
 
 namespace nostr::agx::detail {
@@ -55,42 +52,23 @@ bool json_depth_ok(std::string_view text, std::size_t max_depth) {
   return true;
 }
 
-nlohmann::json parse_peer_json(std::string_view text) {
-  if (!json_depth_ok(text, kMaxJsonDepth)) return nlohmann::json(nlohmann::json::value_t::discarded);
-  return parse_json(text);  // nlohmann rejects ill-formed UTF-8 inside strings
+dom::value parse_peer_json(std::string_view text) {
+  return dom::parse(text, kMaxJsonDepth);  // rejects ill-formed UTF-8 inside strings too
 }
 
-std::string dump_json(const nlohmann::json& j) {
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
+std::string dump_json(const dom::value& j) { return j.dump(); }
 
-const std::string* find_string(const nlohmann::json& obj, const char* key) {
+const std::string* find_string(const dom::value& obj, const char* key) {
   auto it = obj.find(key);
   if (it == obj.end() || !it->is_string()) return nullptr;
   return &it->get_ref<const std::string&>();
 }
 
-bool integer_in_range(const nlohmann::json& j, long long lo, long long hi, long long& out) {
-  if (j.is_number_unsigned()) {
-    auto v = j.get<std::uint64_t>();
-    if (v > static_cast<std::uint64_t>(hi)) return false;
-    out = static_cast<long long>(v);
-    return out >= lo;
-  }
-  if (j.is_number_integer()) {
-    auto v = j.get<std::int64_t>();
-    if (v < lo || v > hi) return false;
-    out = v;
-    return true;
-  }
-  if (j.is_number_float()) {
-    double d = j.get<double>();
-    if (!std::isfinite(d) || d != std::floor(d)) return false;
-    if (d < static_cast<double>(lo) || d > static_cast<double>(hi)) return false;
-    out = static_cast<long long>(d);
-    return true;
-  }
-  return false;
+bool integer_in_range(const dom::value& j, long long lo, long long hi, long long& out) {
+  std::int64_t v = 0;
+  if (!dom::integer_value(j, v) || v < lo || v > hi) return false;  // saturated values fail
+  out = v;
+  return true;
 }
 
 bool string_len_ok(const std::string& s, std::size_t min_units, std::size_t max_units) {

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include <nlohmann/json.hpp>
+#include "json/value.hpp"
 
 namespace nostr::agx::detail {
 
@@ -26,16 +26,16 @@ std::string_view utf16_prefix(std::string_view s, std::size_t max_units);
 bool json_depth_ok(std::string_view text, std::size_t max_depth);
 
 // Parses peer-supplied JSON: discarded when malformed, not UTF-8, or nested beyond kMaxJsonDepth.
-nlohmann::json parse_peer_json(std::string_view text);
+dom::value parse_peer_json(std::string_view text);
 
 // Compact JSON text of a value (invalid UTF-8 replaced, never thrown on).
-std::string dump_json(const nlohmann::json& j);
+std::string dump_json(const dom::value& j);
 
 // The string member `key` of an object, or nothing when absent or not a string.
-const std::string* find_string(const nlohmann::json& obj, const char* key);
+const std::string* find_string(const dom::value& obj, const char* key);
 
 // True when j is a JSON number equal to an integer in [lo, hi] (3.0 counts, as Number.isInteger).
-bool integer_in_range(const nlohmann::json& j, long long lo, long long hi, long long& out);
+bool integer_in_range(const dom::value& j, long long lo, long long hi, long long& out);
 
 // A string whose UTF-16 length is within [min_units, max_units].
 bool string_len_ok(const std::string& s, std::size_t min_units, std::size_t max_units);

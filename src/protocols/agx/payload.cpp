@@ -16,13 +16,13 @@ using detail::string_len_ok;
 error payload_error(std::string detail) { return make_error(errc::agx_payload_invalid, std::move(detail)); }
 error receipt_error(std::string detail) { return make_error(errc::agx_receipt_invalid, std::move(detail)); }
 
-bool is_version_one(const nlohmann::json& obj) {
+bool is_version_one(const dom::value& obj) {
   auto it = obj.find("v");
   long long v = 0;
   return it != obj.end() && detail::integer_in_range(*it, 1, 1, v);
 }
 
-bool has_kind(const nlohmann::json& obj, std::string_view kind) {
+bool has_kind(const dom::value& obj, std::string_view kind) {
   const std::string* k = find_string(obj, "kind");
   return k && *k == kind;
 }

@@ -1,6 +1,5 @@
 #include "protocols/nip_xx/json_checks.hpp"
 
-#include <cmath>
 #include <cstdint>
 
 namespace nostr::nip_xx::json_checks {
@@ -8,25 +7,7 @@ namespace nostr::nip_xx::json_checks {
 bool as_integer(const json& v, std::int64_t& out) {
   // Integers beyond int64 saturate: they are still integers to JSON Schema, and every bound the
   // schemas use (minimum 0 or 1, maximum 100) gives the same verdict on the saturated value.
-  if (v.is_number_unsigned()) {
-    auto u = v.get<std::uint64_t>();
-    out = u > static_cast<std::uint64_t>(INT64_MAX) ? INT64_MAX : static_cast<std::int64_t>(u);
-    return true;
-  }
-  if (v.is_number_integer()) {
-    out = v.get<std::int64_t>();
-    return true;
-  }
-  if (v.is_number_float()) {
-    double d = v.get<double>();
-    if (!std::isfinite(d) || std::floor(d) != d) return false;
-    // 2^63 is the first double past int64; an integral double below it converts exactly.
-    if (d >= 9223372036854775808.0) out = INT64_MAX;
-    else if (d < -9223372036854775808.0) out = INT64_MIN;
-    else out = static_cast<std::int64_t>(d);
-    return true;
-  }
-  return false;
+  return ::nostr::dom::integer_value(v, out);
 }
 
 result<std::optional<std::string>> optional_string(const json& obj, const char* key, bool non_empty) {

@@ -5,13 +5,13 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include "json/value.hpp"
 
 #include "util/result.hpp"
 
 namespace nostr::nip_xx::json_checks {
 
-using nlohmann::json;
+using json = ::nostr::dom::value;
 
 // Integral numbers (2 and 2.0 alike); values beyond int64 saturate.
 bool as_integer(const json& v, std::int64_t& out);

@@ -41,7 +41,7 @@ result<void> require_object(const json& j) {
   return check_version(j);
 }
 
-std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+std::string dump(const json& j) { return j.dump(); }
 
 template <class T>
 void put(json& j, const char* key, const std::optional<T>& v) {

@@ -10,13 +10,13 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "json/value.hpp"
 
 #include "util/result.hpp"
 
 namespace nostr::nip_xx {
 
-using nlohmann::json;
+using json = ::nostr::dom::value;
 
 struct prompt_payload {
   std::string message;
