@@ -32,27 +32,31 @@ object_t::const_iterator lower(const object_t& o, std::string_view key) {
 }
 
 // Sorts freshly parsed members by key, a later duplicate replacing the earlier (nlohmann's map).
+// Stable (insertion sort for the small objects of the protocols, an event's seven members; a
+// bottom-up merge sort beyond), so the last of equal keys is still last, then kept.
 void normalize(object_t& o) {
   std::size_t n = o.size();
   bool ordered = true;
   for (std::size_t i = 1; i < n && ordered; ++i) ordered = o[i - 1].first < o[i].first;
   if (ordered) return;
-  if (n <= 16) {
-    // Stable insertion sort (an event's seven members), then keep the last of equal keys.
-    for (std::size_t i = 1; i < n; ++i) {
+  if (n <= 32) {
+    for (std::size_t i = 1; i < n; ++i)
       for (std::size_t j = i; j > 0 && o[j].first < o[j - 1].first; --j) std::swap(o[j], o[j - 1]);
-    }
   } else {
-    std::vector<std::uint32_t> idx(n);
-    for (std::size_t i = 0; i < n; ++i) idx[i] = static_cast<std::uint32_t>(i);
-    std::sort(idx.begin(), idx.end(), [&](std::uint32_t a, std::uint32_t b) {
-      int c = o[a].first.compare(o[b].first);
-      return c < 0 || (c == 0 && a < b);
-    });
-    object_t sorted;
-    sorted.reserve(n);
-    for (std::uint32_t i : idx) sorted.push_back(std::move(o[i]));
-    o.swap(sorted);
+    object_t buf(n);
+    object_t* from = &o;
+    object_t* to = &buf;
+    for (std::size_t width = 1; width < n; width *= 2) {
+      for (std::size_t lo = 0; lo < n; lo += 2 * width) {
+        std::size_t mid = std::min(lo + width, n), hi = std::min(lo + 2 * width, n);
+        std::size_t i = lo, j = mid, k = lo;
+        while (i < mid && j < hi) (*to)[k++] = std::move((*from)[j].first < (*from)[i].first ? (*from)[j++] : (*from)[i++]);
+        while (i < mid) (*to)[k++] = std::move((*from)[i++]);
+        while (j < hi) (*to)[k++] = std::move((*from)[j++]);
+      }
+      std::swap(from, to);
+    }
+    if (from != &o) o.swap(*from);
   }
   std::size_t w = 0;
   for (std::size_t i = 0; i < n; ++i) {

@@ -168,6 +168,13 @@ TEST(json_test, edge_cases_agree_with_nlohmann) {
   expect_agree(std::string_view("[1,\0]", 5));
   expect_agree(std::string_view("\"a\0b\"", 5));
   expect_agree(std::string_view("{\"a\":1}\0", 8));
+  // Large objects (the merge sort beyond 32 members) with repeated keys: the last value wins.
+  std::mt19937_64 rng(3);
+  for (int n : {33, 64, 200, 1000}) {
+    std::string text = "{";
+    for (int i = 0; i < n; ++i) text += (i ? ",\"k" : "\"k") + std::to_string(rng() % (n / 2)) + "\":" + std::to_string(i);
+    expect_agree(text + "}");
+  }
 }
 
 TEST(json_test, vectors_and_conformance_files_agree_with_nlohmann) {
