@@ -26,3 +26,14 @@ export function randomText(rand, maxLen = 40) {
   for (let i = 0; i < n; i++) s += pool[Math.floor(rand() * pool.length)];
   return s;
 }
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `pred` (may be async) every 10 ms until it is true; throws naming `what` after `ms`. */
+export async function until(pred, what = 'condition', ms = 10_000) {
+  const end = Date.now() + ms;
+  while (!(await pred())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}

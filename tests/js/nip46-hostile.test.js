@@ -3,22 +3,13 @@
 // ends in a typed error or a dropped event, never a crash, a hang or an unhandled rejection.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { nostr } from './helpers.js';
+import { nostr, sleep, until } from './helpers.js';
 import { startDevRelay } from '../support/relays.js';
 
 const { Nip46Signer, startBunker, LocalSigner, RelayPool, NostrError, toBunkerURL, NOSTR_CONNECT_KIND } = nostr;
 const { generateSecretKey, getPublicKey, bytesToHex } = nostr;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const nowS = () => Math.floor(Date.now() / 1000);
 const note = () => ({ kind: 1, tags: [], content: 'x', created_at: nowS() });
-
-async function until(pred, ms = 10_000) {
-  const end = Date.now() + ms;
-  while (!pred()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await sleep(10);
-  }
-}
 
 async function rejectsWith(promise, code, check) {
   await assert.rejects(promise, (err) => {

@@ -3,22 +3,13 @@
 // switch_relays, NIP-59 through the remote signer).
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { nostr } from './helpers.js';
+import { nostr, sleep, until } from './helpers.js';
 import { startDevRelay } from '../support/relays.js';
 
 const { Nip46Signer, startBunker, LocalSigner, RelayPool, NostrError, nip59, verifyEvent, serveAgent, prompt } = nostr;
 const { parseBunkerURI, toBunkerURL, parseNostrConnectURI, createNostrConnectURI } = nostr;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const nowS = () => Math.floor(Date.now() / 1000);
 const note = (content = 'hello from afar') => ({ kind: 1, tags: [['t', 'nip46']], content, created_at: nowS() });
-
-async function until(pred, ms = 10_000) {
-  const end = Date.now() + ms;
-  while (!pred()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await sleep(10);
-  }
-}
 
 /** Resolves to 'pending' if `p` has not settled after the microtask queue and a macrotask drained. */
 async function state(p) {
