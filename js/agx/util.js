@@ -13,13 +13,7 @@ export function randomId() {
   return Array.from(randomBytes(16), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-export function nowOf(options) {
-  const now = options?.now;
-  if (now === undefined) return Math.floor(Date.now() / 1000);
-  if (!Number.isSafeInteger(now) || now < 0)
-    throw new NostrError('INVALID_ARGUMENT', 'now must be a non-negative integer number of seconds');
-  return now;
-}
+export { nowOf } from '../now.js';
 
 /** A LocalSigner's wasm key handle, or 0. */
 export function localHandle(key) {
