@@ -2,29 +2,16 @@
 // the NIP-XX agent argument and the CLI share.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { nostr } from './helpers.js';
+import { nostr, throwsCode } from './helpers.js';
 // Internals of the same package instance (js/core.js and js/errors.js are shared with the bundle).
 import { publicKeyHex } from '../../js/keys.js';
 import { agentHex } from '../../js/agents/shared.js';
 import { peerHex } from '../../js/agx/util.js';
 
-const { nip19, NostrError } = nostr;
+const { nip19 } = nostr;
 const pk = nostr.getPublicKey(nostr.generateSecretKey());
 const npub = nip19.npubEncode(pk);
 const offCurve = 'cd'.repeat(32); // no y with y² = x³ + 7 (isValidPublicKey is false)
-
-/** The NostrError fn() throws, after checking its code. */
-function throwsCode(fn, code, what) {
-  let err;
-  try {
-    fn();
-  } catch (e) {
-    err = e;
-  }
-  assert.ok(err instanceof NostrError, `${what}: not a NostrError: ${err}`);
-  assert.equal(err.code, code, `${what}: ${err.message}`);
-  return err;
-}
 
 /** `s` with its last bech32 character changed, so the checksum no longer holds. */
 function badChecksum(s) {
