@@ -46,6 +46,17 @@ export function publicKeyHex(key, what = 'public key') {
 }
 
 /**
+ * Internal (nip59, AGX): a Signer's getPublicKey(), which must be 64 lowercase hex (a NIP-07
+ * extension or a bunker may answer anything); INVALID_PUBLIC_KEY otherwise.
+ */
+export async function signerPublicKey(signer) {
+  const pubkey = await signer.getPublicKey();
+  if (typeof pubkey !== 'string' || !/^[0-9a-f]{64}$/.test(pubkey))
+    throw new NostrError('INVALID_PUBLIC_KEY', 'the signer returned a public key that is not 64 lowercase hex');
+  return pubkey;
+}
+
+/**
  * Internal (LocalSigner): copies a secret key into wasm memory behind an integer handle.
  * Dispose with core().keyDispose(handle), which wipes it.
  */

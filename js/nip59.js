@@ -6,7 +6,7 @@
 import { core, check, checked, putSecret, writeScratch } from './core.js';
 import { NostrError } from './errors.js';
 import { getEventHash } from './event.js';
-import { getPublicKey } from './keys.js';
+import { getPublicKey, signerPublicKey } from './keys.js';
 import { nowOf } from './now.js';
 import { isSigner } from './signer.js';
 
@@ -86,13 +86,6 @@ function rumorJson(rumor) {
 function eventJson(event, code, what) {
   asObject(event, code, what);
   return JSON.stringify(event);
-}
-
-async function signerPublicKey(signer) {
-  const pubkey = await signer.getPublicKey();
-  if (typeof pubkey !== 'string' || !/^[0-9a-f]{64}$/.test(pubkey))
-    throw new NostrError('INVALID_PUBLIC_KEY', 'the signer returned a public key that is not 64 lowercase hex');
-  return pubkey;
 }
 
 async function signerDecrypt(signer, pubkey, payload, code, what) {

@@ -1,10 +1,11 @@
-// publicKeyHex (js/keys.js, internal): the one reading of a public key argument that AGX peers,
-// the NIP-XX agent argument and the CLI share.
+// Internal helpers of js/keys.js: publicKeyHex, the one reading of a public key argument that AGX
+// peers, the NIP-XX agent argument and the CLI share; signerPublicKey, the check of what a
+// Signer's getPublicKey() answers (nip59 and AGX).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { nostr, throwsCode } from './helpers.js';
+import { nostr, rejectsCode, throwsCode } from './helpers.js';
 // Internals of the same package instance (js/core.js and js/errors.js are shared with the bundle).
-import { publicKeyHex } from '../../js/keys.js';
+import { publicKeyHex, signerPublicKey } from '../../js/keys.js';
 import { agentHex } from '../../js/agents/shared.js';
 import { peerHex } from '../../js/agx/util.js';
 
@@ -75,4 +76,12 @@ test('AGX peerHex is publicKeyHex; the NIP-XX agentHex keeps INVALID_ARGUMENT wi
     assert.match(err.message, new RegExp(`^INVALID_ARGUMENT: prompt: agent must be .*\\(${code}: `));
     assert.equal(err.cause.code, code);
   }
+});
+
+test('signerPublicKey: what a Signer answers must be 64 lowercase hex, else INVALID_PUBLIC_KEY', async () => {
+  const answering = (value) => ({ getPublicKey: async () => value });
+  assert.equal(await signerPublicKey(answering(pk)), pk);
+  for (const bad of [pk.toUpperCase(), npub, pk.slice(1), undefined, 42])
+    await rejectsCode(signerPublicKey(answering(bad)), 'INVALID_PUBLIC_KEY', String(bad));
+  await assert.rejects(signerPublicKey({ getPublicKey: async () => { throw new Error('locked'); } }), /locked/, "the signer's own error passes through");
 });
