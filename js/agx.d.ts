@@ -1,7 +1,9 @@
 // NIP-AGX 0.2.0: rumors (3838 message/task, 3839 receipt), the gift wrap with 12-bit PoW and an
 // expiration, unwrap with every check, capability matching, routing/authorization, replay guard,
 // and createAgxAgent. Errors are NostrError: AGX_* (AGX_WRAP_*, AGX_PAYLOAD_INVALID, AGX_TIMEOUT,
-// AGX_TASK_FAILED, AGX_CLOSED, AGX_PUBLISH_FAILED...), NIP59_*, INVALID_*, ABORTED.
+// AGX_TASK_FAILED, AGX_CLOSED, AGX_PUBLISH_FAILED...), NIP59_*, INVALID_*, ABORTED. A peer is an
+// npub or 64 hex (either case): anything else is INVALID_PUBLIC_KEY (also a key off the curve), or
+// the NIP-19 code of an npub that does not decode (BECH32_CHECKSUM...), BECH32_PREFIX for an nsec/nprofile.
 import type { NostrEvent } from './index.js';
 import type { LocalSigner, Signer } from './signer.js';
 import type { PoolAbortSignal, PublishResult, RelayPool } from './relay.js';

@@ -117,6 +117,19 @@ export function verifyEventError(evt) {
   return new NostrError(name, message);
 }
 
+/**
+ * Internal (Nip07Signer, Nip46Signer: signing done elsewhere): a verified event (verifyEventError
+ * first) as a copy of its NIP-01 fields only, so nothing else the other side added travels on;
+ * null when it does not sign exactly `template` (kind, created_at, content, tags).
+ */
+export function signedTemplateCopy(signed, template) {
+  if (signed.kind !== template.kind || signed.created_at !== template.created_at || signed.content !== template.content ||
+      JSON.stringify(signed.tags) !== JSON.stringify(template.tags))
+    return null;
+  const { kind, tags, content, created_at, pubkey, id, sig } = signed;
+  return { kind, tags, content, created_at, pubkey, id, sig };
+}
+
 /** True when id, signature and shape are all valid. Never throws. */
 export function verifyEvent(evt) {
   try {

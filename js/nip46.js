@@ -13,7 +13,7 @@
 // signal), SIGNER_DISPOSED (close()), or INVALID_EVENT / INVALID_PUBLIC_KEY /
 // SIGNER_INVALID_RESPONSE (the answer came but does not hold up).
 import { NostrError } from './errors.js';
-import { checkTemplate, verifyEventError } from './event.js';
+import { checkTemplate, signedTemplateCopy, verifyEventError } from './event.js';
 import { asPayload, asPlaintext, asPubkeyHex } from './nip44.js';
 import { isHex32 } from './hex.js';
 import { RelayPool } from './relay/index.js';
@@ -96,7 +96,8 @@ function isHttpUrl(s) {
   }
 }
 
-function sameTags(a, b) {
+/** Two lists of strings (relay URLs) with the same items in the same order. */
+function sameList(a, b) {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
@@ -452,17 +453,9 @@ export class Nip46Signer {
     const err = verifyEventError(signed);
     if (err) throw invalid('sign_event', `is not a valid signed event (${err.code})`, 'INVALID_EVENT');
     if (signed.pubkey !== this.#userPubkey) throw invalid('sign_event', "is signed by another key than the user's", 'INVALID_EVENT');
-    if (signed.kind !== t.kind || signed.created_at !== t.created_at || signed.content !== t.content || !sameTags(signed.tags, t.tags))
-      throw invalid('sign_event', 'differs from the template', 'INVALID_EVENT');
-    return {
-      kind: signed.kind,
-      tags: signed.tags,
-      content: signed.content,
-      created_at: signed.created_at,
-      pubkey: signed.pubkey,
-      id: signed.id,
-      sig: signed.sig,
-    };
+    const copy = signedTemplateCopy(signed, t);
+    if (!copy) throw invalid('sign_event', 'differs from the template', 'INVALID_EVENT');
+    return copy;
   }
 
   async nip44Encrypt(pubkey, plaintext, options) {
@@ -509,7 +502,7 @@ export class Nip46Signer {
     if (!Array.isArray(list) || list.length === 0 || list.length > 16 || !list.every(isRelayUrl))
       throw invalid('switch_relays', 'is not a list of ws:// or wss:// URLs');
     const next = [...new Set(list)];
-    if (sameTags([...next].sort(), [...this.#relays].sort())) return [...this.#relays];
+    if (sameList([...next].sort(), [...this.#relays].sort())) return [...this.#relays];
     const old = this.#subs;
     this.#subs = [];
     try {

@@ -6,7 +6,8 @@
 import { core, check, checked, putSecret, writeScratch } from './core.js';
 import { NostrError } from './errors.js';
 import { getEventHash } from './event.js';
-import { getPublicKey } from './keys.js';
+import { getPublicKey, signerPublicKey } from './keys.js';
+import { nowOf } from './now.js';
 import { isSigner } from './signer.js';
 
 export const SEAL_KIND = 13;
@@ -21,14 +22,6 @@ const webcrypto = globalThis.crypto;
 
 function randomBytes(n) {
   return webcrypto.getRandomValues(new Uint8Array(n));
-}
-
-function nowOf(options) {
-  const now = options?.now;
-  if (now === undefined) return Math.floor(Date.now() / 1000);
-  if (!Number.isSafeInteger(now) || now < 0)
-    throw new NostrError('INVALID_ARGUMENT', 'now must be a non-negative integer number of seconds');
-  return now;
 }
 
 function extraTagsJson(extraTags) {
@@ -93,13 +86,6 @@ function rumorJson(rumor) {
 function eventJson(event, code, what) {
   asObject(event, code, what);
   return JSON.stringify(event);
-}
-
-async function signerPublicKey(signer) {
-  const pubkey = await signer.getPublicKey();
-  if (typeof pubkey !== 'string' || !/^[0-9a-f]{64}$/.test(pubkey))
-    throw new NostrError('INVALID_PUBLIC_KEY', 'the signer returned a public key that is not 64 lowercase hex');
-  return pubkey;
 }
 
 async function signerDecrypt(signer, pubkey, payload, code, what) {

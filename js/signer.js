@@ -3,7 +3,7 @@
 // (LocalSigner) or in a NIP-07 browser extension (Nip07Signer) that never shows the key.
 import { core, checked } from './core.js';
 import { NostrError } from './errors.js';
-import { checkTemplate, signWithHandle, verifyEventError } from './event.js';
+import { checkTemplate, signWithHandle, signedTemplateCopy, verifyEventError } from './event.js';
 import { isHex32 } from './hex.js';
 import { createKeyHandle } from './keys.js';
 import { asPayload, asPlaintext, asPubkeyHex, encryptWithHandle, decryptWithHandle } from './nip44.js';
@@ -100,10 +100,6 @@ function rejected(what, err) {
   return new NostrError('SIGNER_REJECTED', `the NIP-07 extension refused ${what}: ${reason}`, { cause: err });
 }
 
-function sameTags(a, b) {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
 /**
  * A NIP-07 browser extension (window.nostr) as a Signer. Every answer it gives is checked before
  * use: public keys must be hex, signed events must verify and match the template.
@@ -181,17 +177,9 @@ export class Nip07Signer {
     }
     const err = verifyEventError(signed);
     if (err) throw err;
-    if (signed.kind !== t.kind || signed.created_at !== t.created_at || signed.content !== t.content || !sameTags(signed.tags, t.tags))
-      throw new NostrError('INVALID_EVENT', 'the NIP-07 extension signed an event that differs from the template');
-    return {
-      kind: signed.kind,
-      tags: signed.tags,
-      content: signed.content,
-      created_at: signed.created_at,
-      pubkey: signed.pubkey,
-      id: signed.id,
-      sig: signed.sig,
-    };
+    const copy = signedTemplateCopy(signed, t);
+    if (!copy) throw new NostrError('INVALID_EVENT', 'the NIP-07 extension signed an event that differs from the template');
+    return copy;
   }
 
   async nip44Encrypt(pubkey, plaintext) {

@@ -20,6 +20,20 @@ const CHUNK = 100; // prompt ids per #e filter
 const byCreated = (a, b) => a.created_at - b.created_at || (a.createdMs ?? 0) - (b.createdMs ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /**
+ * The payload of our prompt event `e` to `agent` (NIP-44, a valid prompt), or null: what we cannot
+ * read (or is no prompt) is a relay's junk, not a run.
+ */
+async function promptPayload(signer, agent, e) {
+  if (tagValue(e, 'encryption') !== 'nip44') return null;
+  try {
+    const text = await signer.nip44Decrypt(agent, e.content);
+    return validatePayload(KINDS.prompt, text).ok ? JSON.parse(text) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The runs of one session with `agent`, from the relays and from `store` (when given), oldest
  * first. options: pool, signer (the client), agent, session (default `sender:<client pubkey>`),
  * store, relays, maxWait (ms per query, 5000), signal.
@@ -51,15 +65,8 @@ export async function fetchSessionRuns({ pool, signer, agent, session, store, re
     if (prompts.has(e.id) || e.kind !== KINDS.prompt || e.pubkey !== me || tagValue(e, 'p') !== agent) continue;
     const s = tagValue(e, 's');
     if (!(s === sessionId || (s === undefined && isDefault))) continue;
-    if (tagValue(e, 'encryption') !== 'nip44') continue;
-    let payload;
-    try {
-      const text = await signer.nip44Decrypt(agent, e.content);
-      if (!validatePayload(KINDS.prompt, text).ok) continue;
-      payload = JSON.parse(text);
-    } catch {
-      continue; // not ours to read (or not a prompt): a relay's junk is no run
-    }
+    const payload = await promptPayload(signer, agent, e);
+    if (!payload) continue;
     prompts.set(e.id, { event: e, payload, session: s });
   }
 
@@ -188,15 +195,8 @@ export async function fetchSessions({ pool, signer, agent, store, relays, maxWai
   for (const e of await pool.query([filter], { relays, maxWait, signal })) {
     const to = tagValue(e, 'p');
     if (e.kind !== KINDS.prompt || e.pubkey !== me || !to || !isValidPublicKey(to) || (agent !== undefined && to !== agent)) continue;
-    if (tagValue(e, 'encryption') !== 'nip44') continue;
-    let payload;
-    try {
-      const text = await signer.nip44Decrypt(to, e.content);
-      if (!validatePayload(KINDS.prompt, text).ok) continue;
-      payload = JSON.parse(text);
-    } catch {
-      continue;
-    }
+    const payload = await promptPayload(signer, to, e);
+    if (!payload) continue;
     add({ id: e.id, agent: to, session: tagValue(e, 's') ?? `sender:${me}`, created_at: e.created_at, message: payload.message }, 'relay');
   }
   if (store) for (const r of await store.listRuns()) if (r.client === me && (agent === undefined || r.agent === agent)) add(r, 'store');

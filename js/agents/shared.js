@@ -2,8 +2,7 @@
 import { core } from '../core.js';
 import { NostrError } from '../errors.js';
 import { getEventHash } from '../event.js';
-import { isValidPublicKey } from '../keys.js';
-import { decode as nip19Decode } from '../nip19.js';
+import { publicKeyHex } from '../keys.js';
 import { unwrapEvent, wrapEvent } from '../nip59.js';
 import { RelayPool } from '../relay/pool.js';
 
@@ -41,22 +40,18 @@ export function tagValue(event, name) {
 }
 
 /**
- * An agent's public key as 64 lowercase hex, from hex (either case) or an npub (as the AGX
- * functions take peers); INVALID_ARGUMENT otherwise, also for a key that is not on the curve.
+ * An agent's public key as 64 lowercase hex, from hex (either case) or an npub (keys.js
+ * publicKeyHex, as AGX takes peers). INVALID_ARGUMENT otherwise (the documented code of the NIP-XX
+ * functions), also for a key that is not on the curve; the message and `cause` carry the reason
+ * (INVALID_PUBLIC_KEY, BECH32_CHECKSUM, ...).
  */
 export function agentHex(agent, what) {
-  let hex = null;
-  if (typeof agent === 'string' && /^[0-9a-fA-F]{64}$/.test(agent)) hex = agent.toLowerCase();
-  else if (typeof agent === 'string' && agent.startsWith('npub1')) {
-    try {
-      const d = nip19Decode(agent);
-      if (d.type === 'npub') hex = d.data;
-    } catch {
-      // not an npub after all: the error below
-    }
+  try {
+    return publicKeyHex(agent, 'agent');
+  } catch (err) {
+    if (!(err instanceof NostrError)) throw err;
+    throw new NostrError('INVALID_ARGUMENT', `${what}: agent must be a 64-hex public key or an npub (${err.message})`, { cause: err });
   }
-  if (hex === null || !isValidPublicKey(hex)) throw new NostrError('INVALID_ARGUMENT', `${what}: agent must be a 64-hex public key or an npub`);
-  return hex;
 }
 
 export function rootOf(event) {

@@ -1,6 +1,6 @@
 // Shared helpers of the AGX layer: keys, peers, clocks, randomness.
 import { NostrError } from '../errors.js';
-import { decode as nip19Decode } from '../nip19.js';
+import { publicKeyHex } from '../keys.js';
 
 export const HANDLE = Symbol.for('nostr-agents.LocalSigner.handle');
 export const WRAP_RANDOM = 176; // bindings/agx.cpp kWrapRandom
@@ -13,13 +13,7 @@ export function randomId() {
   return Array.from(randomBytes(16), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-export function nowOf(options) {
-  const now = options?.now;
-  if (now === undefined) return Math.floor(Date.now() / 1000);
-  if (!Number.isSafeInteger(now) || now < 0)
-    throw new NostrError('INVALID_ARGUMENT', 'now must be a non-negative integer number of seconds');
-  return now;
-}
+export { nowOf } from '../now.js';
 
 /** A LocalSigner's wasm key handle, or 0. */
 export function localHandle(key) {
@@ -33,14 +27,10 @@ export function keyKind(key) {
   throw new NostrError('INVALID_ARGUMENT', 'expected a LocalSigner or a 32-byte secret key (Uint8Array)');
 }
 
-/** A peer given as npub or hex, as 64 lowercase hex. */
-export function peerHex(peer) {
-  if (typeof peer === 'string' && /^[0-9a-fA-F]{64}$/.test(peer)) return peer.toLowerCase();
-  if (typeof peer === 'string' && peer.startsWith('npub1')) {
-    const d = nip19Decode(peer);
-    if (d.type === 'npub') return d.data;
-  }
-  throw new NostrError('INVALID_PUBLIC_KEY', 'peer must be an npub or 64 hex characters');
-}
+/**
+ * A peer given as npub or hex (either case), as 64 lowercase hex: keys.js publicKeyHex, so
+ * INVALID_PUBLIC_KEY (also off the curve) or the NIP-19 code of an npub that does not decode.
+ */
+export const peerHex = (peer) => publicKeyHex(peer, 'peer');
 
 export { yieldToLoop as tick } from '../yield-to-loop.js';

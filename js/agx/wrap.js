@@ -5,6 +5,7 @@
 // encrypts the rumor and signs the seal, and only the one-time wrap key is generated and used here.
 import { core, checked, putSecret } from '../core.js';
 import { NostrError } from '../errors.js';
+import { signerPublicKey } from '../keys.js';
 import { isSigner } from '../signer.js';
 import { WRAP_RANDOM, localHandle, nowOf, peerHex, randomBytes, tick } from './util.js';
 
@@ -25,9 +26,7 @@ function rumorJson(rumor) {
 
 /** The seal of `rumor` by an external signer: checked before the signer sees anything, verified after. */
 export async function sealWithSigner(rumor, signer, to, now) {
-  const pubkey = await signer.getPublicKey();
-  if (typeof pubkey !== 'string' || !/^[0-9a-f]{64}$/.test(pubkey))
-    throw new NostrError('INVALID_PUBLIC_KEY', 'the signer returned a public key that is not 64 lowercase hex');
+  const pubkey = await signerPublicKey(signer);
   if (rumor?.pubkey !== pubkey) throw new NostrError('INVALID_ARGUMENT', "the rumor's author is not this signer");
   if (rumor.kind !== 3838 && rumor.kind !== 3839)
     throw new NostrError('INVALID_ARGUMENT', 'AGX wraps only message (3838) and receipt (3839) rumors');

@@ -2,23 +2,24 @@
 // the JS copy zeroed at once; only `identity export` turns it into an nsec.
 import { existsSync, readFileSync } from 'node:fs';
 import { nostr } from './nostr.js';
+import { publicKeyHex } from '../keys.js'; // internal: shared with the library's peer arguments
 import { CliError, EXIT } from './common.js';
 import { ensureProfileDir, readJsonFile, requirePrivate, writePrivate } from './settings.js';
 
-const { LocalSigner, nip19, hexToBytes, bytesToHex, generateSecretKey, getPublicKey } = nostr;
+const { LocalSigner, nip19, hexToBytes, bytesToHex, generateSecretKey, getPublicKey, isValidPublicKey } = nostr;
 
-/** A peer given as npub or 64 hex, as lowercase hex; EXIT.USAGE otherwise. */
+/**
+ * A peer given as npub or 64 hex, as lowercase hex (keys.js publicKeyHex, as the library takes
+ * peers); EXIT.USAGE otherwise, with the library's reason. The input is not echoed: it may be a
+ * secret key pasted by mistake.
+ */
 export function peerHex(peer) {
-  if (typeof peer === 'string' && /^[0-9a-fA-F]{64}$/.test(peer)) return peer.toLowerCase();
-  if (typeof peer === 'string' && peer.startsWith('npub1')) {
-    try {
-      const d = nip19.decode(peer);
-      if (d.type === 'npub') return d.data;
-    } catch {
-      // fall through
-    }
+  try {
+    return publicKeyHex(peer, 'the public key');
+  } catch (err) {
+    if (!(err instanceof nostr.NostrError)) throw err;
+    throw new CliError(EXIT.USAGE, `not an npub or 64-hex public key: ${err.message}`);
   }
-  throw new CliError(EXIT.USAGE, `not an npub or 64-hex public key: "${String(peer).slice(0, 80)}"`);
 }
 
 export const npubOf = (hex) => nip19.npubEncode(hex);
@@ -101,7 +102,7 @@ export function parseSecret(text) {
 export function readAllow(settings) {
   const value = readJsonFile(settings.files.allow, { allow: [] });
   const list = Array.isArray(value?.allow) ? value.allow : [];
-  return list.filter((e) => e && typeof e.pubkey === 'string' && /^[0-9a-f]{64}$/.test(e.pubkey) && typeof e.capability === 'string');
+  return list.filter((e) => e && isValidPublicKey(e.pubkey) && typeof e.capability === 'string');
 }
 
 export function writeAllow(settings, list) {

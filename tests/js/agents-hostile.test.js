@@ -3,14 +3,13 @@
 // wrong e/p/encryption tags, and several terminals. The real client must apply the seed's
 // reconciliation and terminal rules and surface every broken event typed. Then: every error code
 // the runtime produces reaches a real client as a typed AgentError.
-import { describe, it, before, after } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { nostr } from './helpers.js';
-import { startDevRelay } from '../support/relays.js';
+import { useNipxxRelay } from './nipxx-helpers.js';
 
-const { LocalSigner, RelayPool, serveAgent, prompt, AgentError } = nostr;
+const { LocalSigner, serveAgent, prompt, AgentError } = nostr;
 
-const FAST = { reconnect: { initialDelay: 40, maxDelay: 250 }, connectTimeout: 2000, publishTimeout: 3000, infoTimeout: 500 };
 // Long enough for the hostile agent to publish everything after its first terminal.
 const GRACE = 3000;
 
@@ -54,20 +53,7 @@ async function hostileAgent(pool, scripts) {
 }
 
 describe('NIP-XX client against a hostile agent over a real relay', () => {
-  let relay;
-  const opened = [];
-  const newPool = () => {
-    const p = new RelayPool({ ...FAST, relays: [relay.url] });
-    opened.push(p);
-    return p;
-  };
-  before(async () => {
-    relay = await startDevRelay();
-  });
-  after(async () => {
-    await Promise.all(opened.map((p) => p.close()));
-    await relay.close();
-  });
+  const { newPool } = useNipxxRelay();
 
   it('reorders, dedupes, rejects broken events typed, ignores misrouted and late ones; the newest terminal wins', async () => {
     const other = LocalSigner.generate();
@@ -196,20 +182,7 @@ describe('NIP-XX client against a hostile agent over a real relay', () => {
 });
 
 describe('every error code the runtime produces reaches the client typed', () => {
-  let relay;
-  const opened = [];
-  const newPool = () => {
-    const p = new RelayPool({ ...FAST, relays: [relay.url] });
-    opened.push(p);
-    return p;
-  };
-  before(async () => {
-    relay = await startDevRelay();
-  });
-  after(async () => {
-    await Promise.all(opened.map((p) => p.close()));
-    await relay.close();
-  });
+  const { newPool } = useNipxxRelay();
 
   /** A client signer that tampers with what it signs or encrypts (a buggy or old client). */
   function tampering(base, { plaintext, tags, ciphertext } = {}) {

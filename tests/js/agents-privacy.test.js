@@ -1,33 +1,17 @@
 // NIP-XX privacy profiles end to end over a real dev relay: default (NIP-44 only: kinds, authors
 // and tags visible to the relay) and privacy-first (every run event a NIP-59 gift wrap, tool
 // telemetry without arguments or output), chosen by ai.info supports_nip59 and the client's wish.
-import { describe, it, before, after } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { nostr } from './helpers.js';
-import { startDevRelay } from '../support/relays.js';
+import { nostr, sleep } from './helpers.js';
+import { useNipxxRelay } from './nipxx-helpers.js';
 
-const { LocalSigner, RelayPool, serveAgent, prompt, resumeRun, MemoryRunStore, AgentError } = nostr;
+const { LocalSigner, serveAgent, prompt, resumeRun, MemoryRunStore, AgentError } = nostr;
 
-const FAST = { reconnect: { initialDelay: 40, maxDelay: 250 }, connectTimeout: 2000, publishTimeout: 3000, infoTimeout: 500 };
 const NIPXX_KINDS = [25800, 25801, 25802, 25803, 25804, 25805, 25806];
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 describe('NIP-XX privacy profiles over a real relay', () => {
-  let relay;
-  const opened = [];
-  const newPool = () => {
-    const p = new RelayPool({ ...FAST, relays: [relay.url] });
-    opened.push(p);
-    return p;
-  };
-
-  before(async () => {
-    relay = await startDevRelay();
-  });
-  after(async () => {
-    await Promise.all(opened.map((p) => p.close()));
-    await relay.close();
-  });
+  const { newPool } = useNipxxRelay();
 
   /** Everything the relay forwards while `fn` runs (what a relay operator or an eavesdropper sees). */
   async function watch(fn) {

@@ -6,10 +6,10 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { nostr } from './helpers.js';
 import { startDevRelay } from '../support/relays.js';
+import { useNipxxRelay } from './nipxx-helpers.js';
 
-const { LocalSigner, RelayPool, serveAgent, prompt, resumeRun, listSessions, fetchSessionRuns, fetchSessions, MemoryRunStore, CANCEL_RACE_GRACE } = nostr;
+const { LocalSigner, serveAgent, prompt, resumeRun, listSessions, fetchSessionRuns, fetchSessions, MemoryRunStore, CANCEL_RACE_GRACE } = nostr;
 
-const FAST = { reconnect: { initialDelay: 40, maxDelay: 250 }, connectTimeout: 2000, publishTimeout: 3000, infoTimeout: 500 };
 const INFO = { supported_models: ['m1'], default_model: 'm1', tool_names: [] };
 const DURABLE = [25802, 25803, 25805];
 
@@ -20,24 +20,15 @@ function gate() {
 }
 
 describe('NIP-XX relay-side session discovery', () => {
-  let relay; // stores the durable kinds
+  const env = useNipxxRelay({ relayOptions: { memory: true, storeKinds: DURABLE } }); // stores the durable kinds
   let plain; // an ordinary relay: drops 20000-29999
-  const pools = [];
-  const newPool = (url = relay.url) => {
-    const p = new RelayPool({ ...FAST, relays: [url] });
-    pools.push(p);
-    return p;
-  };
-
+  const newPool = (url = env.relay.url) => env.newPool({ relays: [url] });
   before(async () => {
-    [relay, plain] = await Promise.all([startDevRelay({ memory: true, storeKinds: DURABLE }), startDevRelay({ memory: true })]);
+    plain = await startDevRelay({ memory: true });
   });
-  after(async () => {
-    await Promise.all(pools.map((p) => p.close()));
-    await Promise.all([relay.close(), plain.close()]);
-  });
+  after(() => plain.close()); // after useNipxxRelay's: the pools on it are closed by then
 
-  async function withAgent(handler, fn, url = relay.url) {
+  async function withAgent(handler, fn, url = env.relay.url) {
     const signer = LocalSigner.generate();
     const agent = await serveAgent({ signer, pool: newPool(url), info: INFO, handler });
     try {

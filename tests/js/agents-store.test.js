@@ -2,7 +2,7 @@
 // event and the terminal; listSessions/listRuns read them back; resumeRun recovers a run after
 // the client process died mid-run (a real child process over a FileRunStore), over a real dev
 // relay with a real agent.
-import { describe, it, before, after } from 'node:test';
+import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -10,12 +10,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nostr } from './helpers.js';
-import { startDevRelay } from '../support/relays.js';
+import { useNipxxRelay } from './nipxx-helpers.js';
 
-const { LocalSigner, RelayPool, serveAgent, prompt, resumeRun, listSessions, listRuns, MemoryRunStore, FileRunStore, bytesToHex } = nostr;
+const { LocalSigner, serveAgent, prompt, resumeRun, listSessions, listRuns, MemoryRunStore, FileRunStore, bytesToHex } = nostr;
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const FAST = { reconnect: { initialDelay: 40, maxDelay: 250 }, connectTimeout: 2000, publishTimeout: 3000, infoTimeout: 500 };
 const INFO = { supported_models: ['m1'], default_model: 'm1', tool_names: [] };
 
 /** A gate the agent's handler waits on, opened by the test. */
@@ -56,26 +55,15 @@ function runChild(env) {
 }
 
 describe('NIP-XX sessions and run stores', () => {
-  let relay;
-  const opened = [];
+  const env = useNipxxRelay();
+  const { newPool } = env;
   const dirs = [];
-  const newPool = () => {
-    const p = new RelayPool({ ...FAST, relays: [relay.url] });
-    opened.push(p);
-    return p;
-  };
   const tempDir = () => {
     const d = mkdtempSync(path.join(tmpdir(), 'nostr-agents-runs-'));
     dirs.push(d);
     return d;
   };
-
-  before(async () => {
-    relay = await startDevRelay();
-  });
-  after(async () => {
-    await Promise.all(opened.map((p) => p.close()));
-    await relay.close();
+  after(() => {
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
@@ -185,7 +173,7 @@ describe('NIP-XX sessions and run stores', () => {
       },
       async (agent) => {
         // First life: a separate process, killed (exits) after the first delta.
-        const runId = await runChild({ RELAY: relay.url, AGENT: agent.pubkey, SK: bytesToHex(sk), DIR: dir });
+        const runId = await runChild({ RELAY: env.relay.url, AGENT: agent.pubkey, SK: bytesToHex(sk), DIR: dir });
         assert.match(runId, /^[0-9a-f]{64}$/);
         assert.equal(agent.active, 1, 'the agent is still running the prompt');
 

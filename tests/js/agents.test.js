@@ -1,15 +1,13 @@
 // NIP-XX end to end: serveAgent and prompt/discover over a REAL dev relay (WebSockets), real
 // keys (LocalSigner), NIP-44 both ways. Streaming, tools, cancel, errors surfaced as AgentError,
 // admission (model, rate limit, allowlist), discovery; everything is closed at the end.
-import { describe, it, before, after } from 'node:test';
+import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { nostr } from './helpers.js';
-import { startDevRelay } from '../support/relays.js';
+import { nostr, sleep } from './helpers.js';
+import { FAST, useNipxxRelay } from './nipxx-helpers.js';
 
 const { LocalSigner, RelayPool, serveAgent, prompt, discover, AgentError, nipxx } = nostr;
 
-const FAST = { reconnect: { initialDelay: 40, maxDelay: 250 }, connectTimeout: 2000, publishTimeout: 3000, infoTimeout: 500 };
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const INFO = { supported_models: ['m1', 'm2'], default_model: 'm1', tool_names: ['calc'], tool_schema_version: 1 };
 
 /** An abortable wait, like a model call honoring the handler's signal. */
@@ -24,21 +22,11 @@ function waitAborted(signal, ms) {
 }
 
 describe('NIP-XX client and runtime over a real relay', () => {
-  let relay;
-  const opened = [];
-  const newPool = () => {
-    const p = new RelayPool({ ...FAST, relays: [relay.url] });
-    opened.push(p);
-    return p;
-  };
-
-  before(async () => {
-    relay = await startDevRelay();
-  });
+  const env = useNipxxRelay();
+  const { newPool } = env;
   after(async () => {
-    await Promise.all(opened.map((p) => p.close()));
-    await relay.close();
-    // Everything the tests opened is closed: no timers or sockets keep the process alive.
+    // Runs after useNipxxRelay's (pools and relay closed): everything the tests opened is closed,
+    // no timers or sockets keep the process alive.
     await sleep(20);
     const left = process.getActiveResourcesInfo().filter((r) => /Timeout|TCP/.test(r));
     assert.deepEqual(left, []);
@@ -443,7 +431,7 @@ describe('NIP-XX client and runtime over a real relay', () => {
     const running = new Promise((r) => (started = r));
     const agent = await serveAgent({
       signer: agentSigner,
-      relays: [relay.url],
+      relays: [env.relay.url],
       info: INFO,
       async *handler(c) {
         c.signal.addEventListener('abort', () => (aborted = true));
@@ -478,7 +466,7 @@ describe('NIP-XX client and runtime over a real relay', () => {
     let resumed = false;
     const agent = await serveAgent({
       signer: agentSigner,
-      relays: [relay.url],
+      relays: [env.relay.url],
       info: INFO,
       stopTimeout: 200,
       async *handler() {
@@ -585,7 +573,7 @@ describe('NIP-XX client and runtime over a real relay', () => {
 
   it('a run whose pool closes ends with POOL_CLOSED instead of waiting forever', async () => {
     const s = LocalSigner.generate();
-    const p = new RelayPool({ ...FAST, relays: [relay.url] });
+    const p = new RelayPool({ ...FAST, relays: [env.relay.url] });
     try {
       const run = prompt({ pool: p, signer: s, agent: LocalSigner.generate().publicKey, message: 'anyone?' });
       assert.equal(await run.sent, true);

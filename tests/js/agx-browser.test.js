@@ -119,7 +119,7 @@ try {
     return new Response(JSON.stringify({ names: { bob: pk } }), { headers: { 'content-type': 'application/json' } });
   };
   out.ok = await n.agx.verifyNip05('bob@ok.example.com', pk);
-  out.other = await n.agx.verifyNip05('bob@ok.example.com', 'cd'.repeat(32));
+  out.other = await n.agx.verifyNip05('bob@ok.example.com', 'a'.repeat(64)); // another key, on the curve
   globalThis.fetch = async () => new Response(null, { status: 302, headers: { location: 'https://elsewhere.example.com/' } });
   try {
     await n.agx.verifyNip05('bob@ok.example.com', pk);

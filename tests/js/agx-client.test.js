@@ -10,19 +10,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nostr } from './helpers.js';
 import { startDevRelay } from '../support/relays.js';
+import { sleep, until, useAgxRelay } from './agx-helpers.js';
 
 const { agx, LocalSigner, RelayPool, NostrError } = nostr;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const nowS = () => Math.floor(Date.now() / 1000);
 const CHILD = fileURLToPath(new URL('./agx-child.mjs', import.meta.url));
-
-async function until(pred, ms = 8000) {
-  const end = Date.now() + ms;
-  while (!(await pred())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await sleep(10);
-  }
-}
 
 /**
  * A Signer that is not a LocalSigner (so the client takes the external-signer path: the signer
@@ -50,25 +42,20 @@ function externalSigner() {
 }
 
 describe('AgxClient', () => {
-  let relay; // with the AGX write policy
+  const env = useAgxRelay(); // with the AGX write policy
+  const { stops } = env;
   let plain; // without it: accepts future-dated wraps
-  const stops = [];
   before(async () => {
-    [relay, plain] = await Promise.all([startDevRelay({ memory: true, agxPolicy: true }), startDevRelay({ memory: true })]);
+    plain = await startDevRelay({ memory: true });
   });
-  after(async () => {
-    for (const f of stops.reverse()) await f();
-    await relay.close();
-    await plain.close();
-  });
+  after(() => plain.close()); // after env's stops: its clients are stopped by then
 
   function client(opts = {}) {
     const signer = opts.signer ?? LocalSigner.generate();
     const out = { signer, warnings: [], messages: [], receipts: [], errors: [] };
-    out.client = new agx.AgxClient({
+    out.client = env.client({
       signer,
-      relays: [opts.relay ?? relay.url],
-      pollInterval: 0,
+      relays: [opts.relay ?? env.relay.url],
       onWarning: (w) => out.warnings.push(w),
       onError: (e) => out.errors.push(e),
       onReceipt: (r) => out.receipts.push(r),
@@ -77,7 +64,6 @@ describe('AgxClient', () => {
     out.client.onMessage((m) => {
       out.messages.push(m);
     });
-    stops.push(() => out.client.stop());
     return out;
   }
 
@@ -139,12 +125,12 @@ describe('AgxClient', () => {
 
   it('rejects bad options with typed errors', () => {
     const s = LocalSigner.generate();
-    assert.throws(() => new agx.AgxClient({ signer: {}, relays: [relay.url] }), { code: 'INVALID_ARGUMENT' });
+    assert.throws(() => new agx.AgxClient({ signer: {}, relays: [env.relay.url] }), { code: 'INVALID_ARGUMENT' });
     assert.throws(() => new agx.AgxClient({ signer: s }), { code: 'INVALID_ARGUMENT' });
-    assert.throws(() => new agx.AgxClient({ signer: s, relays: [relay.url], authorize: 'yes' }), { code: 'INVALID_ARGUMENT' });
-    assert.throws(() => new agx.AgxClient({ signer: s, relays: [relay.url], seenStore: {} }), { code: 'INVALID_ARGUMENT' });
-    assert.throws(() => new agx.AgxClient({ signer: s, relays: [relay.url], maxAutoDepth: -1 }), { code: 'INVALID_ARGUMENT' });
-    assert.throws(() => new agx.AgxClient({ signer: s, relays: [relay.url], onWarning() {} }).handle('', () => 1), { code: 'INVALID_ARGUMENT' });
+    assert.throws(() => new agx.AgxClient({ signer: s, relays: [env.relay.url], authorize: 'yes' }), { code: 'INVALID_ARGUMENT' });
+    assert.throws(() => new agx.AgxClient({ signer: s, relays: [env.relay.url], seenStore: {} }), { code: 'INVALID_ARGUMENT' });
+    assert.throws(() => new agx.AgxClient({ signer: s, relays: [env.relay.url], maxAutoDepth: -1 }), { code: 'INVALID_ARGUMENT' });
+    assert.throws(() => new agx.AgxClient({ signer: s, relays: [env.relay.url], onWarning() {} }).handle('', () => 1), { code: 'INVALID_ARGUMENT' });
     s.dispose();
   });
 
@@ -215,15 +201,15 @@ describe('AgxClient', () => {
       assert.equal(r.complete, true);
       assert.equal(bob.client.cursor, clock);
       // a relay that does not answer: incomplete, cursor held
-      await relay.stop();
+      await env.relay.stop();
       try {
-        await until(() => bob.client.pool.status(relay.url).state !== 'open');
+        await until(() => bob.client.pool.status(env.relay.url).state !== 'open');
         clock += 500;
         const bad = await bob.client.poll();
         assert.equal(bad.complete, false);
         assert.equal(bob.client.cursor, clock - 500);
       } finally {
-        await relay.restart();
+        await env.relay.restart();
       }
     });
 
@@ -329,7 +315,7 @@ describe('AgxClient', () => {
       const procs = new Set();
       const startBob = (storeDir) =>
         new Promise((resolve, reject) => {
-          const child = spawn(process.execPath, [CHILD, relay.url, nostr.bytesToHex(sk), storeDir, log], { stdio: ['ignore', 'pipe', 'inherit'] });
+          const child = spawn(process.execPath, [CHILD, env.relay.url, nostr.bytesToHex(sk), storeDir, log], { stdio: ['ignore', 'pipe', 'inherit'] });
           procs.add(child);
           child.on('exit', () => procs.delete(child));
           child.on('error', reject);
@@ -360,7 +346,7 @@ describe('AgxClient', () => {
       await killed(bob);
       // control: the same restart without the durable store handles all four again
       const fresh = await startBob('-');
-      await until(() => lines().length === 8, 15000);
+      await until(() => lines().length === 8, 'eight log lines');
       fresh.kill('SIGKILL');
       await killed(fresh);
       assert.deepEqual(lines().slice(4).sort(), [1, 2, 3, 4]);
@@ -418,7 +404,7 @@ describe('AgxClient', () => {
       const future = craft({ rumor: req(alicePk, 6), sealSk: aliceSk, to, wrapCreatedAt: now + 3600 });
       const expired = craft({ rumor: req(alicePk, 7), sealSk: aliceSk, to, wrapCreatedAt: now - 31 * DAY });
       // the dev relay's AGX policy refuses what it checks (expiration, PoW)
-      const guarded = new RelayPool({ relays: [relay.url], relayInfo: false });
+      const guarded = new RelayPool({ relays: [env.relay.url], relayInfo: false });
       for (const k of ['noExpiration', 'pow11']) assert.equal((await guarded.publish(hostile[k]))[0].status, 'rejected', k);
       await guarded.close();
       // a relay without that policy delivers them all: the client must hold the line

@@ -10,15 +10,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { nostr } from './helpers.js';
-import { startDevRelay } from '../support/relays.js';
-import { sleep, until as waitUntil } from './pool-helpers.js';
+import { sleep, until, useAgxRelay } from './agx-helpers.js';
 
 const { agx, LocalSigner } = nostr;
 
 const nowS = () => Math.floor(Date.now() / 1000);
 const hex = (c) => c.repeat(64);
-
-const until = (pred, what = 'condition') => waitUntil(pred, what, 20_000);
 
 /** A copy of a store's durable state (what a crash would leave on disk). */
 async function copyOf(store) {
@@ -119,21 +116,14 @@ describe('seen stores: task records', () => {
 });
 
 describe('a serving agent cut short (a copy of its store at the crash point), over a real relay', () => {
-  let relay;
-  const stops = [];
-  before(async () => {
-    relay = await startDevRelay({ memory: true, agxPolicy: true });
-  });
-  after(async () => {
-    for (const f of stops.reverse()) await f();
-    await relay.close();
-  });
+  const env = useAgxRelay();
+  const { stops } = env;
 
+  /** An AgxClient (accept-all) that keeps its onError reports in c.errors. */
   function client(opts = {}) {
     const errors = [];
-    const c = new agx.AgxClient({ relays: [relay.url], pollInterval: 0, onWarning: () => {}, onError: (e) => errors.push(e), authorize: 'accept-all', ...opts });
+    const c = env.client({ onError: (e) => errors.push(e), authorize: 'accept-all', ...opts });
     c.errors = errors;
-    stops.push(() => c.stop());
     return c;
   }
 

@@ -3,15 +3,12 @@
 // served: handler concurrency never above the limits, typed rejections on the wire (a failed
 // result "rate-limited ..." / "overloaded ...", AGX_TASK_FAILED with err.rejected at the
 // requester), every task answered (nothing accepted is dropped), the gate's memory bounded.
-import { describe, it, before, after } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { nostr } from './helpers.js';
-import { startDevRelay } from '../support/relays.js';
-import { until as waitUntil } from './pool-helpers.js';
+import { until, useAgxRelay } from './agx-helpers.js';
 
 const { agx, LocalSigner } = nostr;
-
-const until = (pred, what = 'condition') => waitUntil(pred, what, 20_000);
 
 describe('TaskGate (flood limits, manual clock)', () => {
   it('slots, per-peer slots, queue bounds, fair hand-out, token-bucket rate with retryAfter, tracked peers bounded', () => {
@@ -52,22 +49,7 @@ describe('TaskGate (flood limits, manual clock)', () => {
 });
 
 describe('a peer flooding tasks (real relay)', () => {
-  let relay;
-  const stops = [];
-  before(async () => {
-    relay = await startDevRelay({ memory: true, agxPolicy: true });
-  });
-  after(async () => {
-    for (const f of stops.reverse()) await f();
-    await relay.close();
-  });
-
-  function client(opts = {}) {
-    const signer = opts.signer ?? LocalSigner.generate();
-    const c = new agx.AgxClient({ signer, relays: [relay.url], pollInterval: 0, onWarning: () => {}, ...opts });
-    stops.push(() => c.stop());
-    return c;
-  }
+  const { client } = useAgxRelay();
 
   it('limits hold (handler concurrency never above them), typed rejections, every task answered, memory bounded, another peer still served', { timeout: 300_000 }, async () => {
     const limits = { maxConcurrent: 3, perPeerConcurrent: 2, maxQueued: 4, perPeerQueued: 2, perPeerRate: { count: 6, window: 3600 }, maxTrackedPeers: 2 };

@@ -23,7 +23,7 @@ const { agx, LocalSigner, RelayPool } = nostr;
 describe('NIP-05 over HTTPS', () => {
   const signer = LocalSigner.generate();
   const pk = signer.publicKey;
-  const other = 'cd'.repeat(32);
+  const other = nostr.getPublicKey(nostr.generateSecretKey());
   let tls;
   let server;
   let silent; // accepts TCP, never says a word of TLS
@@ -123,6 +123,9 @@ describe('NIP-05 over HTTPS', () => {
     assert.equal(await agx.verifyNip05('other@ok.example.com', pk, opts), false);
     assert.equal(await agx.verifyNip05('other@ok.example.com', other, opts), true);
     assert.deepEqual(requests[0], { host: 'ok.example.com', url: '/.well-known/nostr.json?name=bob', accept: 'application/json' });
+    assert.equal(requests.length, 4);
+    // A key off the curve is refused before any request (INVALID_PUBLIC_KEY, like every peer argument).
+    await assert.rejects(agx.verifyNip05('other@ok.example.com', 'cd'.repeat(32), opts), { code: 'INVALID_PUBLIC_KEY' });
     assert.equal(requests.length, 4);
   });
 

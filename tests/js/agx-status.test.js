@@ -2,58 +2,35 @@
 // status updates"): a handler reports working and asks for input, the requester sees typed
 // updates and answers; both directions are bound to the task's peer, over a real relay with the
 // AGX write policy and three identities (alice requests, bob handles, mallory meddles).
-import { describe, it, before, after } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { nostr } from './helpers.js';
-import { startDevRelay } from '../support/relays.js';
+import { sleep, until, useAgxRelay } from './agx-helpers.js';
 
 const { agx, LocalSigner, RelayPool } = nostr;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function until(pred, ms = 8000) {
-  const end = Date.now() + ms;
-  while (!(await pred())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await sleep(10);
-  }
-}
 
 describe('AGX task status updates', () => {
-  let relay;
-  const stops = [];
-  before(async () => {
-    relay = await startDevRelay({ memory: true, agxPolicy: true });
-  });
-  after(async () => {
-    for (const f of stops.reverse()) await f();
-    await relay.close();
-  });
+  const env = useAgxRelay();
 
   function party(opts = {}) {
     const signer = opts.signer ?? LocalSigner.generate();
+    env.stops.push(() => (signer.inner ?? signer).dispose()); // after the client's stop: stops run last-first
     const out = { signer, messages: [], receipts: [], errors: [], updates: [] };
-    out.client = new agx.AgxClient({
+    out.client = env.client({
       signer,
-      relays: [relay.url],
-      pollInterval: 0,
       authorize: 'accept-all',
-      onWarning: () => {},
       onError: (e) => out.errors.push(e),
       onReceipt: (r) => out.receipts.push(r),
       onMessage: (m) => out.messages.push(m),
       ...opts,
     });
     out.client.onTaskUpdate((u) => out.updates.push(u));
-    stops.push(async () => {
-      await out.client.stop();
-      (signer.inner ?? signer).dispose();
-    });
     return out;
   }
 
   // Sends `rumor` as mallory would: her own seal and wrap, published to the relay.
   async function inject(from, to, rumor) {
-    const pool = new RelayPool({ relays: [relay.url] });
+    const pool = new RelayPool({ relays: [env.relay.url] });
     try {
       const wrap = await agx.wrapRumor(rumor, from, to);
       assert.ok((await pool.publish(wrap)).some((r) => r.status === 'accepted'));

@@ -1,12 +1,11 @@
 // AGX JS layer: bindings (rumors, wrap, unwrap, matching, routing, replay) and createAgxAgent
 // between LocalSigners over a real dev relay with the AGX write policy (12-bit PoW, expiration).
-import { describe, it, before, after } from 'node:test';
+import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { nostr } from './helpers.js';
-import { startDevRelay } from '../support/relays.js';
+import { sleep, until, useAgxRelay } from './agx-helpers.js';
 
 const { agx, LocalSigner, RelayPool, NostrError, nip19 } = nostr;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const nowS = () => Math.floor(Date.now() / 1000);
 
 function leadingZeroBits(hex) {
@@ -17,14 +16,6 @@ function leadingZeroBits(hex) {
     else return n + Math.clz32(v) - 28;
   }
   return n;
-}
-
-async function until(pred, ms = 5000) {
-  const end = Date.now() + ms;
-  while (!pred()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await sleep(10);
-  }
 }
 
 describe('agx bindings', () => {
@@ -173,19 +164,15 @@ describe('agx bindings', () => {
 });
 
 describe('createAgxAgent over a dev relay with the AGX policy', () => {
-  let relay;
-  const made = [];
-  before(async () => {
-    relay = await startDevRelay({ memory: true, agxPolicy: true });
-  });
-  after(async () => {
+  const env = useAgxRelay();
+  const made = []; // peers still to close
+  env.stops.push(async () => {
     for (const x of made) await x.close();
-    await relay.close();
   });
 
   function peer(opts = {}) {
     const signer = LocalSigner.generate();
-    const pool = new RelayPool({ relays: [relay.url], relayInfo: false });
+    const pool = new RelayPool({ relays: [env.relay.url], relayInfo: false });
     const warnings = [];
     const messages = [];
     const receipts = [];
@@ -222,7 +209,7 @@ describe('createAgxAgent over a dev relay with the AGX policy', () => {
     const bare = nostr.nip59.wrapEvent({ kind: 3838, content: 'x', tags: [] }, sk, nostr.getPublicKey(sk), {
       extraTags: [['expiration', String(nowS() + 1000)]],
     });
-    const pool = new RelayPool({ relays: [relay.url], relayInfo: false });
+    const pool = new RelayPool({ relays: [env.relay.url], relayInfo: false });
     const res = await pool.publish(bare);
     await pool.close();
     // 1/4096 chance the unmined id has 12 zero bits anyway

@@ -23,7 +23,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { nostr } from './helpers.js';
+import { nostr, sleep } from './helpers.js';
 import { startDevRelay } from '../support/relays.js';
 
 const { agx, LocalSigner, RelayPool } = nostr;
@@ -33,7 +33,6 @@ const INFLIGHT_TASKS = Number(process.env.NOSTR_FAULT_TASKS ?? 60);
 const IN_FLIGHT = Number(process.env.NOSTR_FAULT_IN_FLIGHT ?? 10);
 const HANDLER_MS = Number(process.env.NOSTR_FAULT_HANDLER_MS ?? 150);
 const REQUEST_TIMEOUT = Number(process.env.NOSTR_FAULT_TASK_TIMEOUT ?? 180_000);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 describe('AGX tasks across restarts of the relay and of the serving agent', () => {
   let relay;

@@ -6,26 +6,16 @@
 // - clocks of client and agent 10 minutes apart, either way, both privacy profiles;
 // - one peer flooding prompts: its rate limit holds, the runtime holds at most `burst` of its
 //   runs, memory stays bounded, and another peer is served meanwhile.
-import { describe, it, before, after } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { nostr } from './helpers.js';
-import { startDevRelay } from '../support/relays.js';
+import { nostr, sleep, until } from './helpers.js';
+import { useNipxxRelay } from './nipxx-helpers.js';
 
-const { LocalSigner, RelayPool, serveAgent, prompt, AgentError, NostrError } = nostr;
+const { LocalSigner, serveAgent, prompt, AgentError, NostrError } = nostr;
 
-const FAST = { reconnect: { initialDelay: 40, maxDelay: 250 }, connectTimeout: 2000, publishTimeout: 10_000, infoTimeout: 500 };
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const INFO = { tool_names: [], supports_nip59: true };
-
-async function until(pred, what, ms = 10_000) {
-  const end = Date.now() + ms;
-  while (!pred()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
 
 /** A gate the handler waits on until the test opens it. */
 function gate() {
@@ -46,21 +36,8 @@ async function follow(run) {
 }
 
 describe('NIP-XX faults over a real dev relay', () => {
-  let relay;
-  const opened = [];
-  const newPool = (extra = {}) => {
-    const p = new RelayPool({ ...FAST, relays: [relay.url], ...extra });
-    opened.push(p);
-    return p;
-  };
-
-  before(async () => {
-    relay = await startDevRelay();
-  });
-  after(async () => {
-    await Promise.all(opened.map((p) => p.close()));
-    await relay.close();
-  });
+  const env = useNipxxRelay({ poolOptions: { publishTimeout: 10_000 } });
+  const { newPool } = env;
 
   for (const privacy of ['default', 'nip59']) {
     it(`${privacy}: relay killed and restarted mid-run: one terminal, full text, a gap marked degraded`, { timeout: 60_000 }, async () => {
@@ -94,11 +71,11 @@ describe('NIP-XX faults over a real dev relay', () => {
         let seen = 0;
         const it = run[Symbol.asyncIterator]();
         while (seen < 2) if ((await it.next()).value?.type === 'delta') seen++;
-        await relay.stop();
+        await env.relay.stop();
         down.open();
         await sleep(300);
-        await relay.restart();
-        await until(() => clientPool.status(relay.url).state === 'open' && agentPool.status(relay.url).state === 'open', 'both pools back');
+        await env.relay.restart();
+        await until(() => clientPool.status(env.relay.url).state === 'open' && agentPool.status(env.relay.url).state === 'open', 'both pools back');
         // The pool re-sends its REQs as the socket opens: once a later frame on that socket is
         // answered, the relay holds the client's subscription again.
         const probe = nostr.finalizeEvent({ kind: 1, created_at: Math.floor(Date.now() / 1000), tags: [], content: 'probe' }, nostr.generateSecretKey());
@@ -136,8 +113,8 @@ describe('NIP-XX faults over a real dev relay', () => {
     try {
       assert.equal((await publisher.publish(wrap(10, 'recent')))[0].status, 'accepted');
       await until(() => got.has('recent'), 'the first wrap');
-      await relay.stop();
-      await relay.restart();
+      await env.relay.stop();
+      await env.relay.restart();
       // The subscriber is still backing off: these are stored, dated back like real wraps.
       for (const [ago, name] of [[86_400, 'a day back'], [7200, 'two hours back'], [5, 'now']])
         assert.equal((await publisher.publish(wrap(ago, name)))[0].status, 'accepted');
@@ -173,8 +150,8 @@ describe('NIP-XX faults over a real dev relay', () => {
       const followed = follow(run);
       const it = run[Symbol.asyncIterator]();
       while ((await it.next()).value?.type !== 'delta');
-      await relay.stop();
-      await relay.restart();
+      await env.relay.stop();
+      await env.relay.restart();
       down.open();
       await until(() => published === 1 && agent.active === 0, 'the agent to finish its run');
       const { terminals, deltas, result } = await followed;
@@ -213,15 +190,15 @@ describe('NIP-XX faults over a real dev relay', () => {
         // The client learned the agent's ai.info before the outage (the pool keeps it): privacy-first
         // needs supports_nip59, which a client cannot learn while the relay is down.
         if (privacy === 'nip59') assert.equal((await nostr.discover(clientPool, agent.pubkey)).info.supports_nip59, true);
-        await relay.stop();
-        await until(() => agentPool.status(relay.url).state === 'backing-off', 'the agent to notice');
+        await env.relay.stop();
+        await until(() => agentPool.status(env.relay.url).state === 'backing-off', 'the agent to notice');
         const message = 'one two three four';
         const runs = [0, 1, 2].map(() =>
           prompt({ pool: clientPool, signer: LocalSigner.generate(), agent: agent.pubkey, message, privacy, idleTimeout: 8000 }),
         );
         const followed = runs.map(follow);
         await sleep(1500); // unreachable: the prompts' publishes wait for it
-        await relay.restart();
+        await env.relay.restart();
         assert.deepEqual(await Promise.all(runs.map((r) => r.sent)), [true, true, true], 'each prompt accepted once the relay is back');
         let completed = 0;
         for (const { terminals, deltas, result } of await Promise.all(followed)) {

@@ -1,4 +1,5 @@
 // Shared by the package tests: the package as users import it, initialized once.
+import assert from 'node:assert/strict';
 import * as nostr from 'nostr-agents';
 
 await nostr.init();
@@ -25,4 +26,52 @@ export function randomText(rand, maxLen = 40) {
   const n = Math.floor(rand() * maxLen);
   for (let i = 0; i < n; i++) s += pool[Math.floor(rand() * pool.length)];
   return s;
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `pred` (may be async) every 10 ms until it is true; throws naming `what` after `ms`. */
+export async function until(pred, what = 'condition', ms = 10_000) {
+  const end = Date.now() + ms;
+  while (!(await pred())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
+const NOTHING = Symbol('nothing thrown');
+
+function checkCode(err, code, what) {
+  const label = typeof what === 'function' ? code : what;
+  assert.notEqual(err, NOTHING, `${label}: expected a NostrError ${code}, nothing was thrown`);
+  assert.ok(err instanceof nostr.NostrError, `${label}: not a NostrError: ${err}`);
+  assert.equal(err.code, code, `${label}: ${err.message}`);
+  if (typeof what === 'function') what(err);
+}
+
+/**
+ * Asserts that fn() throws (synchronously) a NostrError with `code`, and returns it. `what` names
+ * the case in the failure message, or is a function given the error for more checks.
+ */
+export function throwsCode(fn, code, what = code) {
+  let err = NOTHING;
+  try {
+    fn();
+  } catch (e) {
+    err = e;
+  }
+  checkCode(err, code, what);
+  return err;
+}
+
+/** throwsCode for a promise: asserts it rejects with a NostrError with `code`; resolves to it. */
+export async function rejectsCode(promise, code, what = code) {
+  let err = NOTHING;
+  try {
+    await promise;
+  } catch (e) {
+    err = e;
+  }
+  checkCode(err, code, what);
+  return err;
 }

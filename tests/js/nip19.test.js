@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as tools from 'nostr-tools/nip19';
-import { nostr, prng, randomText, vectorsDir } from './helpers.js';
+import { nostr, prng, randomText, vectorsDir, throwsCode } from './helpers.js';
 
 const { nip19, NostrError } = nostr;
 const spec = JSON.parse(readFileSync(new URL('nips-spec-examples.json', vectorsDir), 'utf8')).nip19;
@@ -22,11 +22,6 @@ function randomRelays(rand) {
   const out = [];
   for (let n = Math.floor(rand() * 4); n > 0; n--) out.push(rand() < 0.5 ? `wss://${randomText(rand, 20)}` : randomText(rand, 40));
   return out;
-}
-
-/** Throws a NostrError whose code is `code`. */
-function throwsCode(fn, code, msg) {
-  assert.throws(fn, (err) => err instanceof NostrError && err.code === code, msg);
 }
 
 // ---- the vectors, through the WASM build

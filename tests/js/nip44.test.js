@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createCipheriv, createHash, createHmac } from 'node:crypto';
 import * as toolsNip44 from 'nostr-tools/nip44';
-import { nostr, prng, randomText, vectorsDir } from './helpers.js';
+import { nostr, prng, randomText, vectorsDir, throwsCode } from './helpers.js';
 // Internals of the same package instance (the self-reference resolves to ../../js/).
 import { core } from '../../js/core.js';
 import { encryptWithHandle, decryptWithHandle } from '../../js/nip44.js';
@@ -17,14 +17,6 @@ const extended = JSON.parse(readFileSync(new URL('nip44-extended-length.json', v
 const hex = (b) => Buffer.from(b).toString('hex');
 const bytes = (h) => new Uint8Array(Buffer.from(h, 'hex'));
 const sha256 = (s) => createHash('sha256').update(s, 'utf8').digest('hex');
-
-function throwsCode(fn, code, what) {
-  assert.throws(fn, (err) => {
-    assert.ok(err instanceof nostr.NostrError, `${what}: not a NostrError: ${err}`);
-    assert.equal(err.code, code, `${what}: ${err.message}`);
-    return true;
-  });
-}
 
 function randomKey(rand) {
   const k = new Uint8Array(32);

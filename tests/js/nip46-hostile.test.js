@@ -3,31 +3,13 @@
 // ends in a typed error or a dropped event, never a crash, a hang or an unhandled rejection.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { nostr } from './helpers.js';
+import { nostr, sleep, until, rejectsCode } from './helpers.js';
 import { startDevRelay } from '../support/relays.js';
 
-const { Nip46Signer, startBunker, LocalSigner, RelayPool, NostrError, toBunkerURL, NOSTR_CONNECT_KIND } = nostr;
+const { Nip46Signer, startBunker, LocalSigner, RelayPool, toBunkerURL, NOSTR_CONNECT_KIND } = nostr;
 const { generateSecretKey, getPublicKey, bytesToHex } = nostr;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const nowS = () => Math.floor(Date.now() / 1000);
 const note = () => ({ kind: 1, tags: [], content: 'x', created_at: nowS() });
-
-async function until(pred, ms = 10_000) {
-  const end = Date.now() + ms;
-  while (!pred()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await sleep(10);
-  }
-}
-
-async function rejectsWith(promise, code, check) {
-  await assert.rejects(promise, (err) => {
-    assert.ok(err instanceof NostrError, `expected a NostrError, got ${err}`);
-    assert.equal(err.code, code, err.message);
-    if (check) check(err);
-    return true;
-  });
-}
 
 const unhandled = [];
 const onUnhandled = (err) => unhandled.push(err);
@@ -110,7 +92,7 @@ describe('nip46 with misbehaving peers', () => {
     ]);
     const signer = await Nip46Signer.connect(b.uri, { pool: newPool(), requestTimeout: 500 });
     try {
-      await rejectsWith(signer.ping(), 'SIGNER_UNAVAILABLE', (err) => assert.equal(err.reason, 'timeout'));
+      await rejectsCode(signer.ping(), 'SIGNER_UNAVAILABLE', (err) => assert.equal(err.reason, 'timeout'));
     } finally {
       await signer.close();
     }
@@ -127,11 +109,11 @@ describe('nip46 with misbehaving peers', () => {
     });
     const signer = await Nip46Signer.connect(b.uri, { pool: newPool(), switchRelays: false });
     try {
-      await rejectsWith(signer.ping(), 'SIGNER_INVALID_RESPONSE');
-      await rejectsWith(signer.nip44Encrypt(b.user.publicKey, 'x'), 'SIGNER_INVALID_RESPONSE');
-      await rejectsWith(signer.signEvent({ ...note(), content: 'json' }), 'INVALID_EVENT');
-      await rejectsWith(signer.signEvent(note()), 'INVALID_EVENT', (err) => assert.match(err.message, /not a valid signed event/));
-      await rejectsWith(signer.nip44Decrypt(b.user.publicKey, 'x'), 'SIGNER_REFUSED', (err) => assert.equal(err.remoteError, 'nope'));
+      await rejectsCode(signer.ping(), 'SIGNER_INVALID_RESPONSE');
+      await rejectsCode(signer.nip44Encrypt(b.user.publicKey, 'x'), 'SIGNER_INVALID_RESPONSE');
+      await rejectsCode(signer.signEvent({ ...note(), content: 'json' }), 'INVALID_EVENT');
+      await rejectsCode(signer.signEvent(note()), 'INVALID_EVENT', (err) => assert.match(err.message, /not a valid signed event/));
+      await rejectsCode(signer.nip44Decrypt(b.user.publicKey, 'x'), 'SIGNER_REFUSED', (err) => assert.equal(err.remoteError, 'nope'));
     } finally {
       await signer.close();
     }
@@ -142,7 +124,7 @@ describe('nip46 with misbehaving peers', () => {
     const b = await scriptedBunker((req) => [{ id: req.id, result: 'auth_url', error: 'javascript:alert(1)' }]);
     const signer = await Nip46Signer.connect(b.uri, { pool: newPool(), onauth: (u) => urls.push(u) });
     try {
-      await rejectsWith(signer.ping(), 'SIGNER_REFUSED', (err) => assert.match(err.message, /http/));
+      await rejectsCode(signer.ping(), 'SIGNER_REFUSED', (err) => assert.match(err.message, /http/));
       assert.deepEqual(urls, []);
     } finally {
       await signer.close();
@@ -198,8 +180,8 @@ describe('nip46 with misbehaving peers', () => {
     });
     await sleep(50);
     ac.abort();
-    await rejectsWith(connecting, 'ABORTED');
-    await rejectsWith(Nip46Signer.connect(toBunkerURL({ pubkey: nobody.publicKey, relays: [relay.url] }), { pool: newPool(), signal: AbortSignal.abort() }), 'ABORTED');
+    await rejectsCode(connecting, 'ABORTED');
+    await rejectsCode(Nip46Signer.connect(toBunkerURL({ pubkey: nobody.publicKey, relays: [relay.url] }), { pool: newPool(), signal: AbortSignal.abort() }), 'ABORTED');
   });
 
   it('our bunker drops or answers garbage requests, and keeps serving', async () => {

@@ -6,11 +6,10 @@ import WebSocket from 'ws';
 import { SimplePool, useWebSocketImplementation } from 'nostr-tools/pool';
 import { BunkerSigner, parseBunkerInput, createNostrConnectURI } from 'nostr-tools/nip46';
 import { generateSecretKey, getPublicKey as ntPublicKey, verifyEvent as ntVerify } from 'nostr-tools/pure';
-import { nostr } from './helpers.js';
+import { nostr, sleep } from './helpers.js';
 import { startDevRelay } from '../support/relays.js';
 
 const { startBunker, LocalSigner, RelayPool, verifyEvent } = nostr;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const nowS = () => Math.floor(Date.now() / 1000);
 
 useWebSocketImplementation(WebSocket);

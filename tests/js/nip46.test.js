@@ -3,22 +3,13 @@
 // switch_relays, NIP-59 through the remote signer).
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { nostr } from './helpers.js';
+import { nostr, sleep, until, rejectsCode } from './helpers.js';
 import { startDevRelay } from '../support/relays.js';
 
-const { Nip46Signer, startBunker, LocalSigner, RelayPool, NostrError, nip59, verifyEvent, serveAgent, prompt } = nostr;
+const { Nip46Signer, startBunker, LocalSigner, RelayPool, nip59, verifyEvent, serveAgent, prompt } = nostr;
 const { parseBunkerURI, toBunkerURL, parseNostrConnectURI, createNostrConnectURI } = nostr;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const nowS = () => Math.floor(Date.now() / 1000);
 const note = (content = 'hello from afar') => ({ kind: 1, tags: [['t', 'nip46']], content, created_at: nowS() });
-
-async function until(pred, ms = 10_000) {
-  const end = Date.now() + ms;
-  while (!pred()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await sleep(10);
-  }
-}
 
 /** Resolves to 'pending' if `p` has not settled after the microtask queue and a macrotask drained. */
 async function state(p) {
@@ -63,15 +54,6 @@ function gate() {
   let open;
   const p = new Promise((r) => (open = r));
   return { wait: () => p, open: (v) => open(v) };
-}
-
-async function rejectsWith(promise, code, check) {
-  await assert.rejects(promise, (err) => {
-    assert.ok(err instanceof NostrError, `expected a NostrError, got ${err}`);
-    assert.equal(err.code, code, err.message);
-    if (check) check(err);
-    return true;
-  });
 }
 
 describe('nip46 URIs', () => {
@@ -176,12 +158,12 @@ describe('nip46 signer and bunker over a dev relay', () => {
     const uri = bunker.bunkerUri;
     const first = await Nip46Signer.connect(uri, { pool: newPool() });
     await first.close();
-    await rejectsWith(Nip46Signer.connect(uri, { pool: newPool() }), 'SIGNER_REFUSED', (err) => {
+    await rejectsCode(Nip46Signer.connect(uri, { pool: newPool() }), 'SIGNER_REFUSED', (err) => {
       assert.equal(err.method, 'connect');
       assert.ok(!err.message.includes('only-once-42'));
     });
     const wrong = toBunkerURL({ pubkey: bunker.pubkey, relays: [relay.url], secret: 'guess' });
-    await rejectsWith(Nip46Signer.connect(wrong, { pool: newPool() }), 'SIGNER_REFUSED');
+    await rejectsCode(Nip46Signer.connect(wrong, { pool: newPool() }), 'SIGNER_REFUSED');
   });
 
   it('nostrconnect:// flow: the client shows a URI, the bunker answers with its secret', async () => {
@@ -241,14 +223,14 @@ describe('nip46 signer and bunker over a dev relay', () => {
     });
     const signer = await Nip46Signer.connect(bunker.bunkerUri, { pool: newPool() });
     try {
-      await rejectsWith(signer.signEvent({ ...note(), kind: 4 }), 'SIGNER_REFUSED', (err) => {
+      await rejectsCode(signer.signEvent({ ...note(), kind: 4 }), 'SIGNER_REFUSED', (err) => {
         assert.equal(err.method, 'sign_event');
         assert.match(err.remoteError, /no DMs today/);
       });
-      await rejectsWith(signer.nip44Encrypt(peer.publicKey, 'x'), 'SIGNER_REFUSED', (err) => assert.match(err.remoteError, /denied/));
+      await rejectsCode(signer.nip44Encrypt(peer.publicKey, 'x'), 'SIGNER_REFUSED', (err) => assert.match(err.remoteError, /denied/));
       // An error of the operation itself is a refusal too: the bunker answered.
-      await rejectsWith(signer.nip44Decrypt(peer.publicKey, 'not a payload'), 'SIGNER_REFUSED', (err) => assert.match(err.remoteError, /NIP44/));
-      await rejectsWith(signer.sendRequest('nip04_encrypt', [peer.publicKey, 'x']), 'SIGNER_REFUSED');
+      await rejectsCode(signer.nip44Decrypt(peer.publicKey, 'not a payload'), 'SIGNER_REFUSED', (err) => assert.match(err.remoteError, /NIP44/));
+      await rejectsCode(signer.sendRequest('nip04_encrypt', [peer.publicKey, 'x']), 'SIGNER_REFUSED');
       assert.ok(verifyEvent(await signer.signEvent(note())));
     } finally {
       await signer.close();
@@ -260,7 +242,7 @@ describe('nip46 signer and bunker over a dev relay', () => {
     const uri = toBunkerURL({ pubkey: nobody.publicKey, relays: [relay.url] });
     nobody.dispose();
     // requestTimeout is 10 min: if connect used it, this test would time out instead.
-    await rejectsWith(Nip46Signer.connect(uri, { pool: newPool(), connectTimeout: 300, requestTimeout: 600_000 }), 'SIGNER_UNAVAILABLE', (err) => {
+    await rejectsCode(Nip46Signer.connect(uri, { pool: newPool(), connectTimeout: 300, requestTimeout: 600_000 }), 'SIGNER_UNAVAILABLE', (err) => {
       assert.equal(err.reason, 'timeout');
       assert.equal(err.method, 'connect');
       assert.match(err.message, /connect timeout/);
@@ -273,7 +255,7 @@ describe('nip46 signer and bunker over a dev relay', () => {
     await dead.close();
     const pool = new RelayPool({ reconnect: false });
     pools.push(pool);
-    await rejectsWith(Nip46Signer.connect(toBunkerURL({ pubkey: bunkerKey.publicKey, relays: [url] }), { pool, connectTimeout: 5000 }), 'SIGNER_UNAVAILABLE');
+    await rejectsCode(Nip46Signer.connect(toBunkerURL({ pubkey: bunkerKey.publicKey, relays: [url] }), { pool, connectTimeout: 5000 }), 'SIGNER_UNAVAILABLE');
   });
 
   it('a silent bunker after connect: SIGNER_UNAVAILABLE after requestTimeout (connectTimeout unused)', async () => {
@@ -281,7 +263,7 @@ describe('nip46 signer and bunker over a dev relay', () => {
     const bunker = await bunkerWith({ authorize: (req) => (req.method === 'sign_event' ? never.wait() : true) });
     const signer = await Nip46Signer.connect(bunker.bunkerUri, { pool: newPool(), connectTimeout: 600_000, requestTimeout: 300 });
     try {
-      await rejectsWith(signer.signEvent(note()), 'SIGNER_UNAVAILABLE', (err) => {
+      await rejectsCode(signer.signEvent(note()), 'SIGNER_UNAVAILABLE', (err) => {
         assert.equal(err.reason, 'timeout');
         assert.equal(err.method, 'sign_event');
       });
@@ -330,13 +312,13 @@ describe('nip46 signer and bunker over a dev relay', () => {
       timers.advance(59_000);
       assert.equal(await state(waiting), 'pending');
       timers.advance(1_000);
-      await rejectsWith(waiting, 'SIGNER_UNAVAILABLE', (err) => assert.equal(err.reason, 'approval-timeout'));
+      await rejectsCode(waiting, 'SIGNER_UNAVAILABLE', (err) => assert.equal(err.reason, 'approval-timeout'));
 
       // A denial after approval is a refusal.
       const denied = signer.signEvent(note('denied'));
       await until(() => decisions.length === 3);
       decisions[2].open('user said no');
-      await rejectsWith(denied, 'SIGNER_REFUSED', (err) => assert.match(err.remoteError, /user said no/));
+      await rejectsCode(denied, 'SIGNER_REFUSED', (err) => assert.match(err.remoteError, /user said no/));
       decisions[1].open(false);
     } finally {
       await signer.close();
@@ -417,14 +399,14 @@ describe('nip46 signer and bunker over a dev relay', () => {
     }
     assert.equal(signer.pendingCount, 0);
     assert.equal(signer.closed, true);
-    await rejectsWith(signer.signEvent(note()), 'SIGNER_DISPOSED');
-    await rejectsWith(signer.getPublicKey(), 'SIGNER_DISPOSED');
+    await rejectsCode(signer.signEvent(note()), 'SIGNER_DISPOSED');
+    await rejectsCode(signer.getPublicKey(), 'SIGNER_DISPOSED');
     await signer.close(); // twice is fine
 
     // A nostrconnect:// session nobody answers: cancel() settles it.
     const session = Nip46Signer.nostrConnect({ pool: newPool(), relays: [relay.url] });
     await session.cancel();
-    await rejectsWith(session.signer, 'SIGNER_DISPOSED');
+    await rejectsCode(session.signer, 'SIGNER_DISPOSED');
     never.open(false);
   });
 
@@ -435,7 +417,7 @@ describe('nip46 signer and bunker over a dev relay', () => {
     assert.equal(signer.closed, false);
     await signer[Symbol.asyncDispose]();
     assert.equal(signer.closed, true);
-    await rejectsWith(signer.getPublicKey(), 'SIGNER_DISPOSED');
+    await rejectsCode(signer.getPublicKey(), 'SIGNER_DISPOSED');
 
     // No top-level statement keeps NIP-46 in a bundle that does not import it (the demo page).
     const { build } = await import('esbuild');
@@ -456,9 +438,9 @@ describe('nip46 signer and bunker over a dev relay', () => {
       const b = signer.signEvent(note());
       await until(() => signer.pendingCount === 2);
       ac.abort();
-      await rejectsWith(a, 'ABORTED');
+      await rejectsCode(a, 'ABORTED');
       assert.equal(signer.pendingCount, 1);
-      await rejectsWith(signer.ping({ signal: AbortSignal.abort() }), 'ABORTED');
+      await rejectsCode(signer.ping({ signal: AbortSignal.abort() }), 'ABORTED');
       never.open(true);
       assert.ok(verifyEvent(await b));
     } finally {
@@ -555,8 +537,8 @@ describe('nip46 signer and bunker over a dev relay', () => {
     const bunker = await bunkerWith({ signer: crooked });
     const signer = await Nip46Signer.connect(bunker.bunkerUri, { pool: newPool() });
     try {
-      await rejectsWith(signer.signEvent(note()), 'INVALID_EVENT', (err) => assert.match(err.message, /differs from the template/));
-      await rejectsWith(signer.signEvent({ kind: 1, tags: 'no', content: '', created_at: 0 }), 'INVALID_EVENT');
+      await rejectsCode(signer.signEvent(note()), 'INVALID_EVENT', (err) => assert.match(err.message, /differs from the template/));
+      await rejectsCode(signer.signEvent({ kind: 1, tags: 'no', content: '', created_at: 0 }), 'INVALID_EVENT');
     } finally {
       await signer.close();
     }
@@ -587,7 +569,7 @@ describe('nip46 signer and bunker over a dev relay', () => {
       for (const [call, what] of cases) {
         let want;
         await assert.rejects(call(local), (e) => ((want = e), true));
-        await rejectsWith(call(signer), want.code, (err) => assert.equal(err.message, want.message, what));
+        await rejectsCode(call(signer), want.code, (err) => assert.equal(err.message, want.message, what));
       }
       assert.deepEqual(asked, [], 'the bunker was asked nothing');
       // either case of hex, as LocalSigner; the bunker gets lowercase
@@ -602,11 +584,11 @@ describe('nip46 signer and bunker over a dev relay', () => {
   });
 
   it('bad options are INVALID_ARGUMENT, synchronously or as a rejection', async () => {
-    await rejectsWith(Nip46Signer.connect('bunker://zz', {}), 'INVALID_ARGUMENT');
-    await rejectsWith(Nip46Signer.connect(toBunkerURL({ pubkey: bunkerKey.publicKey, relays: [relay.url] }), { requestTimeout: -1 }), 'INVALID_ARGUMENT');
+    await rejectsCode(Nip46Signer.connect('bunker://zz', {}), 'INVALID_ARGUMENT');
+    await rejectsCode(Nip46Signer.connect(toBunkerURL({ pubkey: bunkerKey.publicKey, relays: [relay.url] }), { requestTimeout: -1 }), 'INVALID_ARGUMENT');
     assert.throws(() => Nip46Signer.nostrConnect({ relays: [] }), { code: 'INVALID_ARGUMENT' });
     assert.throws(() => new Nip46Signer(), { code: 'INVALID_ARGUMENT' });
-    await rejectsWith(startBunker({ signer: user, relays: ['http://x'] }), 'INVALID_ARGUMENT');
-    await rejectsWith(startBunker({ signer: {}, relays: [relay.url] }), 'INVALID_ARGUMENT');
+    await rejectsCode(startBunker({ signer: user, relays: ['http://x'] }), 'INVALID_ARGUMENT');
+    await rejectsCode(startBunker({ signer: {}, relays: [relay.url] }), 'INVALID_ARGUMENT');
   });
 });

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import * as tools from 'nostr-tools/pure';
 import * as tools59 from 'nostr-tools/nip59';
 import { v2 as tools44 } from 'nostr-tools/nip44';
-import { nostr, prng, randomText, vectorsDir } from './helpers.js';
+import { nostr, prng, randomText, vectorsDir, throwsCode, rejectsCode } from './helpers.js';
 import { core } from '../../js/core.js';
 
 const { nip59, LocalSigner, Nip07Signer } = nostr;
@@ -37,16 +37,6 @@ function randomTemplate(rand, recipientPk) {
   const n = Math.floor(rand() * 3);
   for (let i = 0; i < n; i++) tags.push(['subject', randomText(rand, 12)]);
   return { kind: 14, created_at: 1_700_000_000 + Math.floor(rand() * 1000), tags, content: randomText(rand, 300) };
-}
-
-async function throwsCode(fnOrPromise, code, what) {
-  const check = (err) => {
-    assert.ok(err instanceof nostr.NostrError, `${what}: not a NostrError: ${err}`);
-    assert.equal(err.code, code, `${what}: ${err.message}`);
-    return true;
-  };
-  if (typeof fnOrPromise === 'function') assert.throws(fnOrPromise, check, what);
-  else await assert.rejects(fnOrPromise, check, what);
 }
 
 // --- crafting with nostr-tools, to produce every kind of broken gift wrap
@@ -82,9 +72,9 @@ test('NIP-59 spec chain: unwraps to the given rumor, with a key, a LocalSigner a
   // The keys are the spec's keys; a different key cannot open it.
   assert.equal(nostr.getPublicKey(bytes(spec.wrapper_sk)), spec.wrap.pubkey);
   assert.equal(nostr.getPublicKey(bytes(spec.author_sk)), spec.seal.pubkey);
-  await throwsCode(() => nip59.unwrapEvent(spec.wrap, bytes(spec.author_sk)), 'NIP44_INVALID_MAC', 'wrong key');
+  throwsCode(() => nip59.unwrapEvent(spec.wrap, bytes(spec.author_sk)), 'NIP44_INVALID_MAC', 'wrong key');
   // The spec's rumor has no p tag, so the NIP-17-style recipient check refuses it.
-  await throwsCode(
+  throwsCode(
     () => nip59.unwrapEvent(spec.wrap, recipient, { requireRecipientTag: true }),
     'NIP59_NOT_FOR_RECIPIENT',
     'recipient tag',
@@ -247,12 +237,12 @@ test('tampered and crafted wraps give their typed errors (secret key)', async ()
   const { b, cases, untagged } = brokenWraps();
   for (const [what, wrap, code] of cases) {
     if (code === null) assert.equal(nip59.unwrapEvent(wrap, b).content, 'hi');
-    else await throwsCode(() => nip59.unwrapEvent(wrap, b, { verifyWrap: true }), code, what);
+    else throwsCode(() => nip59.unwrapEvent(wrap, b, { verifyWrap: true }), code, what);
   }
   assert.deepEqual(nip59.unwrapEvent(untagged, b).tags, []);
-  await throwsCode(() => nip59.unwrapEvent(untagged, b, { requireRecipientTag: true }), 'NIP59_NOT_FOR_RECIPIENT', 'untagged');
-  await throwsCode(() => nip59.unwrapEvent(null, b), 'INVALID_EVENT', 'null wrap');
-  await throwsCode(() => nip59.unwrapEvent('{}', b), 'INVALID_EVENT', 'string wrap');
+  throwsCode(() => nip59.unwrapEvent(untagged, b, { requireRecipientTag: true }), 'NIP59_NOT_FOR_RECIPIENT', 'untagged');
+  throwsCode(() => nip59.unwrapEvent(null, b), 'INVALID_EVENT', 'null wrap');
+  throwsCode(() => nip59.unwrapEvent('{}', b), 'INVALID_EVENT', 'string wrap');
 });
 
 test('tampered and crafted wraps give the same typed errors through both signers', async () => {
@@ -261,9 +251,9 @@ test('tampered and crafted wraps give the same typed errors through both signers
   for (const s of signers) {
     for (const [what, wrap, code] of cases) {
       if (code === null) assert.equal((await nip59.unwrapEvent(wrap, s)).content, 'hi');
-      else await throwsCode(nip59.unwrapEvent(wrap, s, { verifyWrap: true }), code === 'NIP44_INVALID_MAC' && s instanceof Nip07Signer ? 'SIGNER_REJECTED' : code, `${what} (${s.constructor.name})`);
+      else await rejectsCode(nip59.unwrapEvent(wrap, s, { verifyWrap: true }), code === 'NIP44_INVALID_MAC' && s instanceof Nip07Signer ? 'SIGNER_REJECTED' : code, `${what} (${s.constructor.name})`);
     }
-    await throwsCode(
+    await rejectsCode(
       nip59.unwrapEvent(untagged, s, { requireRecipientTag: true }),
       'NIP59_NOT_FOR_RECIPIENT',
       `untagged (${s.constructor.name})`,
@@ -271,7 +261,7 @@ test('tampered and crafted wraps give the same typed errors through both signers
     // Errors surface as rejections, never as synchronous throws, on the signer path.
     const p = nip59.unwrapEvent(null, s);
     assert.ok(p instanceof Promise);
-    await throwsCode(p, 'INVALID_EVENT', 'null wrap');
+    await rejectsCode(p, 'INVALID_EVENT', 'null wrap');
   }
   signers[0].dispose();
 });
@@ -306,9 +296,9 @@ test('misuse is reported with a code', async () => {
   throwsCode(() => nip59.createWrap(seal, 'zz'), 'INVALID_PUBLIC_KEY', 'bad recipient');
   // With a signer, errors are rejections.
   const s = new LocalSigner(a);
-  await throwsCode(nip59.wrapEvent(t, s, 'not hex'), 'INVALID_PUBLIC_KEY', 'signer: recipient');
-  await throwsCode(nip59.wrapEvent({ content: 'no kind' }, s, bp), 'INVALID_EVENT', 'signer: no kind');
-  await throwsCode(nip59.createSeal(nip59.createRumor(t, other), s, bp), 'NIP59_AUTHOR_MISMATCH', 'signer: author');
+  await rejectsCode(nip59.wrapEvent(t, s, 'not hex'), 'INVALID_PUBLIC_KEY', 'signer: recipient');
+  await rejectsCode(nip59.wrapEvent({ content: 'no kind' }, s, bp), 'INVALID_EVENT', 'signer: no kind');
+  await rejectsCode(nip59.createSeal(nip59.createRumor(t, other), s, bp), 'NIP59_AUTHOR_MISMATCH', 'signer: author');
   s.dispose();
 });
 

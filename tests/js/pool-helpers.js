@@ -2,10 +2,10 @@
 // and tiny misbehaving relays (silent, hostile) on `ws`.
 import { createServer } from 'node:net';
 import { WebSocketServer } from 'ws';
-import { nostr } from './helpers.js';
+import { nostr, sleep, until } from './helpers.js';
 import { startDevRelay, startThirdPartyRelay } from '../support/relays.js';
 
-export { nostr };
+export { nostr, sleep, until };
 
 export const now = () => Math.floor(Date.now() / 1000);
 
@@ -33,17 +33,6 @@ export const FAST = Object.freeze({
 
 export function pool(opts = {}) {
   return new nostr.RelayPool({ ...FAST, ...opts });
-}
-
-export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/** Polls `pred` every 10 ms until it is true; throws naming `what` after `ms`. */
-export async function until(pred, what = 'condition', ms = 5000) {
-  const end = Date.now() + ms;
-  while (!(await pred())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
 }
 
 /** Both real relays: our dev relay (in process) and @nostr-relay/core (child process). */

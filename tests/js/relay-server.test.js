@@ -8,11 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startRelay } from 'nostr-agents/relay-server';
-import { nostr, prng } from './helpers.js';
+import { nostr, prng, sleep } from './helpers.js';
 import { startDevRelay, startThirdPartyRelay, rawClient } from '../support/relays.js';
 
 const now = () => Math.floor(Date.now() / 1000);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const CLI = fileURLToPath(new URL('../../js/cli.js', import.meta.url));
 
 function makeEvent(sk, fields = {}) {

@@ -10,11 +10,10 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { format, inspect } from 'node:util';
-import { nostr } from './helpers.js';
+import { nostr, sleep } from './helpers.js';
 import { startDevRelay } from '../support/relays.js';
 
 const { LocalSigner, RelayPool, nip19, nip44, nip59, agx, serveAgent, prompt } = nostr;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const secretOf = (label) => new Uint8Array(createHash('sha256').update(`nostr-agents secrets test ${label}`).digest());
 const hexOf = (b) => Buffer.from(b).toString('hex');

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import * as tools from 'nostr-tools/pure';
 import * as tools59 from 'nostr-tools/nip59';
 import { v2 as tools44 } from 'nostr-tools/nip44';
-import { nostr, prng, randomText } from './helpers.js';
+import { nostr, prng, randomText, rejectsCode } from './helpers.js';
 
 const { nip59, LocalSigner, Nip07Signer, isSigner } = nostr;
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -33,18 +33,6 @@ function toolsExtension(sk, { nip44 = true } = {}) {
       },
     };
   return ext;
-}
-
-async function rejectsCode(promise, code, what) {
-  await assert.rejects(
-    promise,
-    (err) => {
-      assert.ok(err instanceof nostr.NostrError, `${what}: not a NostrError: ${err}`);
-      assert.equal(err.code, code, `${what}: ${err.message}`);
-      return true;
-    },
-    what,
-  );
 }
 
 test('LocalSigner signs, encrypts and decrypts like nostr-tools with the same key', async () => {
