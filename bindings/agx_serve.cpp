@@ -23,7 +23,7 @@
 namespace nostr::bindings {
 namespace {
 
-using nlohmann::json;
+using json = dom::value;
 
 // The same small helpers as agx.cpp's (each file links on its own).
 std::string fresh_id() {
