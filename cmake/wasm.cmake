@@ -47,10 +47,10 @@ set_target_properties(core-lite PROPERTIES SUFFIX ".mjs" RUNTIME_OUTPUT_DIRECTOR
 # npm package): the bindings the page's code path calls, without what only servers and other apps
 # use (NIP-XX serveAgent's run machine and admission gate, the relay frame decoders, NIP-13,
 # NIP-40, the NIP-19 TLV encoders, filter matching and verification on JSON text, AGX relay policy
-# and capability matching). An explicit list; scripts/build-demo.mjs checks that the page's bundle
-# names none of the functions it lacks.
+# and capability matching, AGX's serving side: the page's AgxRequester serves no task). An explicit
+# list; scripts/build-demo.mjs checks that the page's bundle names none of the functions it lacks.
 set(NOSTR_WEB_BINDING_SOURCES)
-foreach(name support keys event nip19 nip44 nip59 wrap_inputs relay nip_xx agx agx_serve)
+foreach(name support keys event nip19 nip44 nip59 wrap_inputs relay nip_xx agx)
   list(APPEND NOSTR_WEB_BINDING_SOURCES ${CMAKE_SOURCE_DIR}/bindings/${name}.cpp)
 endforeach()
 add_executable(core-web ${NOSTR_WEB_BINDING_SOURCES})
