@@ -24,7 +24,8 @@ const DEFAULT_MAX_RUNS = 3; // a task cut short by this many crashes is answered
 const RETRY_FIRST = 1000; // ms before a result that no relay accepted is published again (doubling)
 const RETRY_MAX = 30000;
 
-const registry = new FinalizationRegistry((native) => native.delete());
+// Pure: a bundle that uses no class of this file (an AgxRequester's) drops it.
+const registry = /* @__PURE__ */ new FinalizationRegistry((native) => native.delete());
 
 /** The core's automated-reply limiter: the autoDepth ceiling plus local bounds per peer and per conversation. */
 export class AutoReplyLimiter {
