@@ -35,8 +35,8 @@ target_link_options(core-single PRIVATE -sSINGLE_FILE=1)
 # signers, without the relay codec and the NIP-XX/AGX protocol layers, for apps that only sign,
 # verify and encrypt. An explicit list, so new protocol binding files stay out of it.
 set(NOSTR_LITE_BINDING_SOURCES)
-foreach(name support keys event event_finalize event_text nip13 nip19 nip19_encode nip40 nip44 nip59 nip59_seal
-    wrap_inputs)
+foreach(name support keys event event_finalize event_text nip13 nip19 nip19_encode nip40 nip44
+    nip44_secret nip59 nip59_seal wrap_inputs)
   list(APPEND NOSTR_LITE_BINDING_SOURCES ${CMAKE_SOURCE_DIR}/bindings/${name}.cpp)
 endforeach()
 add_executable(core-lite ${NOSTR_LITE_BINDING_SOURCES})
@@ -48,8 +48,8 @@ set_target_properties(core-lite PROPERTIES SUFFIX ".mjs" RUNTIME_OUTPUT_DIRECTOR
 # npm package): the bindings the page's code path calls, without what only servers and other apps
 # use (NIP-XX serveAgent's run machine and admission gate, the relay frame decoders, NIP-13,
 # NIP-40, the NIP-19 TLV encoders, filter matching and verification on JSON text, AGX relay policy
-# and capability matching, AGX's serving side: the page's AgxRequester serves no task; signing and
-# sealing with a raw secret key: the page's keys are LocalSigner handles or the extension's). An
+# and capability matching, AGX's serving side: the page's AgxRequester serves no task; signing,
+# sealing and NIP-44 with a raw key: the page's keys are LocalSigner handles or the extension's). An
 # explicit list; scripts/build-demo.mjs checks that the page's bundle names none of the functions
 # it lacks.
 set(NOSTR_WEB_BINDING_SOURCES)
