@@ -1,17 +1,35 @@
 // NIP-01 hot paths. JS writes the canonical serialization (JSON.stringify of
 // [0,pubkey,created_at,kind,tags,content], byte-identical to the core's serialize_for_id) straight
-// into the scratch buffer, so no event object crosses the boundary field by field.
+// into the scratch buffer, so no event object crosses the boundary field by field. Signing with a
+// raw secret key (finalizeEvent) is in event_finalize.cpp.
 #include <emscripten/bind.h>
 
 #include <cstring>
 
 #include "crypto/hash.hpp"
 #include "event/event.hpp"
+#include "event_sign.hpp"
 #include "keys.hpp"
 #include "support.hpp"
 #include "util/hex.hpp"
 
 namespace nostr::bindings {
+
+// event_sign.hpp
+int sign_into_scratch(const crypto::keypair& kp, std::size_t ser_len) {
+  if (ser_len < 70) return fail_code(make_error(errc::invalid_argument, "serialization too short"));
+  std::uint8_t* s = scratch(ser_len + 128);
+  std::uint8_t* ser = s + 128;
+  std::memmove(ser, s, ser_len);
+  hex::encode_to(kp.public_key().data(), 32, reinterpret_cast<char*>(ser + 4));
+  bytes32 id = crypto::sha256(ser, ser_len);
+  bytes64 sig = kp.sign32(id, aux_random32());
+  std::memcpy(s, kp.public_key().data(), 32);
+  std::memcpy(s + 32, id.data(), 32);
+  std::memcpy(s + 64, sig.data(), 64);
+  return 0;
+}
+
 namespace {
 
 // Scratch layout for verify: [0,64) id hex, [64,128) pubkey hex, [128,256) sig hex,
@@ -34,31 +52,6 @@ int verify_scratch(std::size_t ser_len) {
   return 0;
 }
 
-// Scratch holds a serialization whose pubkey slot (bytes [4,68), after `[0,"`) is a placeholder.
-// Fills in the key's pubkey, hashes, signs; writes pubkey(32) id(32) sig(64) at the scratch start.
-// Returns 0 or an errc value.
-int sign_into_scratch(const crypto::keypair& kp, std::size_t ser_len) {
-  if (ser_len < 70) return fail_code(make_error(errc::invalid_argument, "serialization too short"));
-  std::uint8_t* s = scratch(ser_len + 128);
-  std::uint8_t* ser = s + 128;
-  std::memmove(ser, s, ser_len);
-  hex::encode_to(kp.public_key().data(), 32, reinterpret_cast<char*>(ser + 4));
-  bytes32 id = crypto::sha256(ser, ser_len);
-  bytes64 sig = kp.sign32(id, aux_random32());
-  std::memcpy(s, kp.public_key().data(), 32);
-  std::memcpy(s + 32, id.data(), 32);
-  std::memcpy(s + 64, sig.data(), 64);
-  return 0;
-}
-
-// The secret key is in the secret slot (js/core.js putSecret).
-int finalize_scratch(std::size_t ser_len) {
-  secret32 sk = take_secret();
-  auto kp = crypto::keypair::from_secret_remembered(sk.b);
-  if (!kp) return fail_code(kp.err());
-  return sign_into_scratch(*kp, ser_len);
-}
-
 int key_sign_scratch(int handle, std::size_t ser_len) {
   const auto* kp = key_for_handle(handle);
   if (!kp) return fail_code(make_error(errc::invalid_argument, "signer was disposed"));
@@ -76,7 +69,6 @@ void hash_scratch(std::size_t len) {
 
 EMSCRIPTEN_BINDINGS(event) {
   emscripten::function("verifyScratch", &verify_scratch);
-  emscripten::function("finalizeScratch", &finalize_scratch);
   emscripten::function("keySignScratch", &key_sign_scratch);
   emscripten::function("hashScratch", &hash_scratch);
 }

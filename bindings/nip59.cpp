@@ -3,6 +3,7 @@
 // text character by character in JS), and results come back as JSON strings for JSON.parse.
 // Randomness comes from JS in one crypto.getRandomValues call: Emscripten 3.1.6's getentropy()
 // makes one JS call per byte.
+// Sealing with a raw secret key (createSeal) is in nip59_seal.cpp.
 #include <emscripten/bind.h>
 
 #include <cmath>
@@ -18,10 +19,6 @@
 
 namespace nostr::bindings {
 namespace {
-
-// Layout of the random bytes JS passes to a seal: nonce(32) aux(32) tweak(8) (a wrap's:
-// kWrapRandom in wrap_inputs.hpp).
-constexpr std::size_t kSealRandom = 72;
 
 // JSON text that JS wrote at the start of the scratch buffer.
 std::string_view scratch_text(std::size_t len) { return as_chars(scratch(len), len); }
@@ -128,33 +125,6 @@ val unwrap_event_with_handle(int handle, std::size_t wrap_len, bool require_reci
 
 // --- the steps, for createSeal / createWrap and for signer-driven wraps and unwraps.
 
-// The author's secret key is in the secret slot.
-val create_seal(const std::string& rumor_json, const std::string& recipient_hex, double now_s,
-                const std::string& random) {
-  secret32 sk = take_secret();
-  std::int64_t now;
-  if (!read_now(now_s, now)) return fail(bad_now());
-  if (random.size() != kSealRandom) return fail(bad_random());
-  auto rumor = nip59::parse_rumor(rumor_json);
-  if (!rumor) return fail(rumor.err());
-  bytes32 recipient{};
-  if (!read_pubkey(recipient_hex, recipient))
-    return fail(make_error(errc::invalid_public_key, "recipient must be 64 lowercase hex characters"));
-  auto author = crypto::keypair::from_secret(sk.b);
-  if (!author) return fail(author.err());
-  auto ck = nip44::get_conversation_key(sk.b, recipient);
-  if (!ck) return fail(ck.err());
-  secret32 conv(*ck);
-  secure_zero(*ck);
-  const auto* p = as_bytes(random);
-  bytes32 nonce{}, aux{};
-  std::memcpy(nonce.data(), p, 32);
-  std::memcpy(aux.data(), p + 32, 32);
-  auto seal = nip59::create_seal(*rumor, *author, conv.b, nonce, aux, nip59::random_past(now, read_u64(p + 64)));
-  if (!seal) return fail(seal.err());
-  return val(to_json(*seal));
-}
-
 val create_wrap(const std::string& seal_json, const std::string& recipient_hex, const std::string& extra_tags_json,
                 double now_s, const std::string& random) {
   std::int64_t now;
@@ -220,7 +190,6 @@ EMSCRIPTEN_BINDINGS(nip59) {
   emscripten::function("nip59UnwrapEvent", &unwrap_event);
   emscripten::function("nip59WrapEventWithHandle", &wrap_event_with_handle);
   emscripten::function("nip59UnwrapEventWithHandle", &unwrap_event_with_handle);
-  emscripten::function("nip59CreateSeal", &create_seal);
   emscripten::function("nip59CreateWrap", &create_wrap);
   emscripten::function("nip59CheckWrap", &check_wrap);
   emscripten::function("nip59OpenSeal", &open_seal_json);

@@ -35,7 +35,8 @@ target_link_options(core-single PRIVATE -sSINGLE_FILE=1)
 # signers, without the relay codec and the NIP-XX/AGX protocol layers, for apps that only sign,
 # verify and encrypt. An explicit list, so new protocol binding files stay out of it.
 set(NOSTR_LITE_BINDING_SOURCES)
-foreach(name support keys event event_text nip13 nip19 nip19_encode nip40 nip44 nip59 wrap_inputs)
+foreach(name support keys event event_finalize event_text nip13 nip19 nip19_encode nip40 nip44
+    nip44_secret nip59 nip59_seal wrap_inputs)
   list(APPEND NOSTR_LITE_BINDING_SOURCES ${CMAKE_SOURCE_DIR}/bindings/${name}.cpp)
 endforeach()
 add_executable(core-lite ${NOSTR_LITE_BINDING_SOURCES})
@@ -47,10 +48,12 @@ set_target_properties(core-lite PROPERTIES SUFFIX ".mjs" RUNTIME_OUTPUT_DIRECTOR
 # npm package): the bindings the page's code path calls, without what only servers and other apps
 # use (NIP-XX serveAgent's run machine and admission gate, the relay frame decoders, NIP-13,
 # NIP-40, the NIP-19 TLV encoders, filter matching and verification on JSON text, AGX relay policy
-# and capability matching). An explicit list; scripts/build-demo.mjs checks that the page's bundle
-# names none of the functions it lacks.
+# and capability matching, AGX's serving side: the page's AgxRequester serves no task; signing,
+# sealing and NIP-44 with a raw key: the page's keys are LocalSigner handles or the extension's). An
+# explicit list; scripts/build-demo.mjs checks that the page's bundle names none of the functions
+# it lacks.
 set(NOSTR_WEB_BINDING_SOURCES)
-foreach(name support keys event nip19 nip44 nip59 wrap_inputs relay nip_xx agx agx_serve)
+foreach(name support keys event nip19 nip44 nip59 wrap_inputs relay nip_xx agx)
   list(APPEND NOSTR_WEB_BINDING_SOURCES ${CMAKE_SOURCE_DIR}/bindings/${name}.cpp)
 endforeach()
 add_executable(core-web ${NOSTR_WEB_BINDING_SOURCES})
@@ -58,7 +61,13 @@ target_link_libraries(core-web PRIVATE nostr_core secp256k1 sodium)
 target_compile_options(core-web PRIVATE ${NOSTR_WASM_COMPILE_OPTIONS})
 # Its loader reads no Module option but wasmBinary (build-demo loads it in Node to check it; the
 # page passes only getRandomValue, which libsodium reads itself) and keeps no errno: 0.3 KB gz.
-target_link_options(core-web PRIVATE ${NOSTR_WASM_LINK_FLAGS} -sINCOMING_MODULE_JS_API=[wasmBinary] -sSUPPORT_ERRNO=0)
+# The page runs in a window, never a worker, and every browser it runs in has TextDecoder (the
+# package's JS needs it too): no worker branch, no JS UTF-8 decoder fallback, 0.2 KB gz. Measured
+# and left out: -sWASM_BIGINT (loader -12 B, wasm +78 B gz), -sSUPPORT_LONGJMP=0, -sPOLYFILL=0,
+# -sSTRICT, the MIN_*_VERSION settings (no change); -sDECLARE_ASM_MODULE_EXPORTS=0 does not link
+# with MODULARIZE.
+target_link_options(core-web PRIVATE ${NOSTR_WASM_LINK_FLAGS} -sINCOMING_MODULE_JS_API=[wasmBinary] -sSUPPORT_ERRNO=0
+  -sENVIRONMENT=web -sTEXTDECODER=2)
 set_target_properties(core-web PROPERTIES SUFFIX ".mjs" RUNTIME_OUTPUT_DIRECTORY ${NOSTR_DIST_DIR})
 target_compile_options(nostr_core PRIVATE -O3 -flto -fno-rtti)
 

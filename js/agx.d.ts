@@ -1,9 +1,10 @@
 // NIP-AGX 0.2.0: rumors (3838 message/task, 3839 receipt), the gift wrap with 12-bit PoW and an
 // expiration, unwrap with every check, capability matching, routing/authorization, replay guard,
-// and createAgxAgent. Errors are NostrError: AGX_* (AGX_WRAP_*, AGX_PAYLOAD_INVALID, AGX_TIMEOUT,
-// AGX_TASK_FAILED, AGX_CLOSED, AGX_PUBLISH_FAILED...), NIP59_*, INVALID_*, ABORTED. A peer is an
-// npub or 64 hex (either case): anything else is INVALID_PUBLIC_KEY (also a key off the curve), or
-// the NIP-19 code of an npub that does not decode (BECH32_CHECKSUM...), BECH32_PREFIX for an nsec/nprofile.
+// AgxRequester, AgxClient and createAgxAgent. Errors are NostrError: AGX_* (AGX_WRAP_*,
+// AGX_PAYLOAD_INVALID, AGX_TIMEOUT, AGX_TASK_FAILED, AGX_CLOSED, AGX_PUBLISH_FAILED...), NIP59_*,
+// INVALID_*, ABORTED. A peer is an npub or 64 hex (either case): anything else is
+// INVALID_PUBLIC_KEY (also a key off the curve), or the NIP-19 code of an npub that does not
+// decode (BECH32_CHECKSUM...), BECH32_PREFIX for an nsec/nprofile.
 import type { NostrEvent } from './index.js';
 import type { LocalSigner, Signer } from './signer.js';
 import type { PoolAbortSignal, PublishResult, RelayPool } from './relay.js';
@@ -255,8 +256,8 @@ export interface AgxTaskContext {
   requestInput<T = unknown>(note?: string, options?: { timeout?: number; signal?: PoolAbortSignal }): Promise<T>;
 }
 
-/** A plain message (or task traffic that took the plain path) as onMessage listeners get it. */
-export interface AgxInboundMessage {
+/** A plain message (or task traffic that took the plain path) as an AgxRequester's onMessage listeners get it. */
+export interface AgxPlainMessage {
   from: string;
   text: string;
   subject: string | null;
@@ -271,6 +272,10 @@ export interface AgxInboundMessage {
   rumorId: string;
   wrapId: string;
   sentAt: number;
+}
+
+/** A plain message (or task traffic that took the plain path) as an AgxClient's onMessage listeners get it. */
+export interface AgxInboundMessage extends AgxPlainMessage {
   /** An automated reply (autoDepth + 1, same conversation), refused past the ceiling or the local bounds. */
   reply(text: string, options?: { subject?: string }): Promise<AgxAutoReplyResult>;
 }
@@ -290,6 +295,8 @@ export interface AgxReceipt {
 
 /** A capability's handler: its return value is the task's output; throw AgxPublicError for text the peer may see. */
 export type AgxHandler = (payload: any, ctx: AgxTaskContext) => unknown | Promise<unknown>;
+/** An AgxRequester's message listener (it never answers automatically: reply with send()). */
+export type AgxPlainMessageListener = (message: AgxPlainMessage) => void | Promise<void>;
 /** Returning text (or {text, subject}) from a listener answers a plain message automatically. */
 export type AgxMessageListener = (
   message: AgxInboundMessage,
@@ -413,8 +420,14 @@ export class TaskGate<J = unknown> {
   dispose(): void;
 }
 
+/** Counters of an AgxRequester's requested tasks. */
+export interface AgxRequestStats {
+  /** A second result for one of our settled requests (dropped). */
+  duplicateResults: number;
+}
+
 /** Counters of an AgxClient's served and requested tasks. */
-export interface AgxTaskStats {
+export interface AgxTaskStats extends AgxRequestStats {
   running: number;
   queued: number;
   trackedPeers: number;
@@ -425,8 +438,6 @@ export interface AgxTaskStats {
   republished: number;
   /** Results no relay has accepted yet (retried with a growing delay and after every poll). */
   outbox: number;
-  /** A second result for one of our settled requests (dropped). */
-  duplicateResults: number;
   rejected: { 'rate-limited': number; overloaded: number };
 }
 
@@ -444,32 +455,19 @@ export class AutoReplyLimiter {
 /** autoDepth of an automated reply to a message of depth `inbound` (absent or unusable counts as 0). */
 export function replyDepth(inbound: unknown): number;
 
-/** Options of new AgxClient() (and createAgxAgent). */
-export interface AgxClientOptions {
+/** Options of new AgxRequester(): AgxClient's without the serving side's. */
+export interface AgxRequesterOptions {
   /** Any Signer: LocalSigner, Nip07Signer, a NIP-46 or KMS signer. */
   signer: Signer;
   /** A pool, or relays (then the client owns its pool). */
   pool?: RelayPool;
   relays?: string[];
-  /** Decides each request for a capability we handle, or 'accept-all' (explicit opt-in); default-deny otherwise. */
-  authorize?: ((request: { from: string; capability: string }) => boolean | Promise<boolean>) | 'accept-all';
-  /** createAgxAgent's opt-in: accept every peer. */
-  acceptAll?: boolean;
-  allow?: { pubkey: string; capability: string }[];
-  handlers?: Record<string, AgxHandler>;
-  onMessage?: AgxMessageListener;
+  onMessage?: AgxPlainMessageListener;
   onReceipt?: (receipt: AgxReceipt) => void;
-  /** Default: console.warn. */
-  onWarning?: (message: string) => void;
   onError?: (error: unknown) => void;
   seenStore?: SeenStore;
-  /** The autoDepth ceiling (default 8). */
-  maxAutoDepth?: number;
-  autoReplyLimits?: { perConversation?: number; perPeer?: number; peerWindow?: number };
   /** ms (default 30000). */
   requestTimeout?: number;
-  /** How long a handler waits in ctx.requestInput() for the requester's answer (ms). Default 300 000. */
-  inputTimeout?: number;
   publishTimeout?: number;
   /** ms between catch-up polls (default 60000; 0: none). */
   pollInterval?: number;
@@ -477,11 +475,29 @@ export interface AgxClientOptions {
   pollTimeout?: number;
   /** s (default 120); every poll reaches back pollOverlap + 172800. */
   pollOverlap?: number;
-  /** What start({advertise: true}) puts on the Agent Card. */
-  identity?: { org?: string; nip05?: string | null };
   isSignerUnavailable?: (err: unknown) => boolean;
   /** The clock, in seconds. */
   now?: () => number;
+}
+
+/** Options of new AgxClient() (and createAgxAgent): AgxRequester's and the serving side's. */
+export interface AgxClientOptions extends Omit<AgxRequesterOptions, 'onMessage'> {
+  /** Decides each request for a capability we handle, or 'accept-all' (explicit opt-in); default-deny otherwise. */
+  authorize?: ((request: { from: string; capability: string }) => boolean | Promise<boolean>) | 'accept-all';
+  /** createAgxAgent's opt-in: accept every peer. */
+  acceptAll?: boolean;
+  allow?: { pubkey: string; capability: string }[];
+  handlers?: Record<string, AgxHandler>;
+  onMessage?: AgxMessageListener;
+  /** Default: console.warn. */
+  onWarning?: (message: string) => void;
+  /** The autoDepth ceiling (default 8). */
+  maxAutoDepth?: number;
+  autoReplyLimits?: { perConversation?: number; perPeer?: number; peerWindow?: number };
+  /** How long a handler waits in ctx.requestInput() for the requester's answer (ms). Default 300 000. */
+  inputTimeout?: number;
+  /** What start({advertise: true}) puts on the Agent Card. */
+  identity?: { org?: string; nip05?: string | null };
   /** Flood limits of the tasks we serve. */
   taskLimits?: AgxTaskLimits;
   /** A task cut short by this many crashes is answered "handler failed" instead of run again (default 3). */
@@ -504,20 +520,24 @@ export interface AgxPollResult {
 /** What ingest() did with one gift wrap. */
 export type AgxIngestResult = 'processed' | 'replay' | 'discarded' | 'future' | 'unavailable' | 'ignored';
 
-/** An AGX agent: sends messages and task requests, serves capabilities to the peers it authorizes, with replay protection, catch-up polls and automated-reply bounds. */
-export class AgxClient {
-  constructor(options: AgxClientOptions);
+/**
+ * The requesting side of AGX alone: sends messages and task requests and gets their receipts,
+ * status updates and results, with replay protection and catch-up polls; serves nothing (task
+ * requests sent to it take the plain path, unanswered). AgxClient is this plus the serving side;
+ * an app that only requests (a web page) imports this class and its bundle leaves the serving side
+ * out.
+ */
+export class AgxRequester {
+  constructor(options: AgxRequesterOptions);
   /** null until known for a non-local signer (after start() or a first send). */
   readonly publicKey: string | null;
   readonly pendingCount: number;
-  readonly taskStats: AgxTaskStats;
+  readonly taskStats: AgxRequestStats;
   readonly cursor: number;
   readonly pollLookback: number;
   readonly pool: RelayPool;
   relayUrls(): string[];
-  handle(capability: string, fn: AgxHandler): this;
-  capabilities(): string[];
-  onMessage(fn: AgxMessageListener): () => void;
+  onMessage(fn: AgxPlainMessageListener): () => void;
   onReceipt(fn: (receipt: AgxReceipt) => void): () => void;
   /** Status updates (working / input-required) of our requests. */
   onTaskUpdate(fn: (update: AgxTaskUpdate) => void | Promise<void>): () => void;
@@ -541,15 +561,25 @@ export class AgxClient {
     /** onUpdate: this request's status updates; each one restarts the timeout. */
     options?: { timeout?: number; signal?: PoolAbortSignal; onUpdate?: (update: AgxTaskUpdate) => void | Promise<void> },
   ): Promise<T>;
+  ingest(wrap: NostrEvent): Promise<AgxIngestResult>;
+  poll(): Promise<AgxPollResult>;
+  start(): Promise<{ cursor: number; poll: AgxPollResult }>;
+  /** Rejects open requests (AGX_CLOSED), closes the seen store (and the pool it made from `relays`). */
+  stop(): Promise<void>;
+}
+
+/** An AGX agent: an AgxRequester that also serves capabilities to the peers it authorizes, with automated-reply bounds. */
+export class AgxClient extends AgxRequester {
+  constructor(options: AgxClientOptions);
+  readonly taskStats: AgxTaskStats;
+  handle(capability: string, fn: AgxHandler): this;
+  capabilities(): string[];
+  onMessage(fn: AgxMessageListener): () => void;
   autoReply(inbound: AgxInboundMessage, text: string, options?: { subject?: string; signal?: PoolAbortSignal }): Promise<AgxAutoReplyResult>;
   /** A human reset of a conversation's (or, without contextId, a peer's) automated-reply count. */
   resetAutoDepth(peer: string, contextId?: string): void;
-  ingest(wrap: NostrEvent): Promise<AgxIngestResult>;
-  poll(): Promise<AgxPollResult>;
   /** advertise (opt-in): also publish the Agent Card and the relay list. */
   start(options?: { advertise?: boolean }): Promise<{ cursor: number; poll: AgxPollResult; card?: { event: NostrEvent; results: PublishResult[] }; relayList?: { event: NostrEvent; results: PublishResult[] } }>;
-  /** Rejects open requests (AGX_CLOSED), closes the seen store (and the pool it made from `relays`). */
-  stop(): Promise<void>;
   /** createAgxAgent's names: start() without advertising, and stop(). */
   serve(): Promise<void>;
   close(): Promise<void>;

@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { webcrypto } from 'node:crypto';
 import createCore from '../dist/core.mjs';
 import { setLoader } from './core.js';
+import './agx/nip05-node.js'; // verifyNip05's DNS check and https GET
 
 setLoader(async () => {
   const wasmBinary = await readFile(new URL('../dist/core.wasm', import.meta.url));

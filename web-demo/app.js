@@ -43,7 +43,7 @@ const state = {
   session: null, // the `s` tag of the open session
   current: null, // { run, record, view } while a run is in flight
   store: null, // IndexedDbRunStore (null where IndexedDB is unavailable: runs are then not kept)
-  agx: null, // the AgxClient of the panel, on the page's signer
+  agx: null, // the AgxRequester of the panel, on the page's signer
 };
 
 // --- Ready line and the "ready to chat" flag (tests and people wait for it).
@@ -666,14 +666,14 @@ $('card-form').addEventListener('submit', async (ev) => {
   if (card.capabilities.length && !card.capabilities.includes($('task-capability').value)) $('task-capability').value = card.capabilities[0];
 });
 
-// The page's AGX client, on the page's own signer (a local key or the NIP-07 extension).
+// The page's AGX client, on the page's own signer (a local key or the NIP-07 extension). The page
+// sends tasks and serves none: an AgxRequester (AgxClient without the serving side).
 async function agxClient() {
   if (state.agx) return state.agx;
-  const client = new agx.AgxClient({
+  const client = new agx.AgxRequester({
     signer: state.identity.signer,
     pool: state.pool,
     onReceipt: (r) => taskLog('receipt', `Receipt from ${shortKey(nip19.npubEncode(r.from))}: ${r.status}.`),
-    onWarning: () => {}, // we send tasks only; we serve none, so "default-deny" is what we want
   });
   state.agx = client;
   await client.start();

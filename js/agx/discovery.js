@@ -5,7 +5,6 @@ import { core, checked } from '../core.js';
 import { NostrError } from '../errors.js';
 import { normalizeRelayUrl } from '../relay/codec.js';
 import { isSigner } from '../signer.js';
-import { checkedLookup, httpsGet } from './nip05-https.js';
 import { peerHex } from './util.js';
 
 export const CARD_KIND = 11337;
@@ -192,36 +191,22 @@ function ipv6Hextets(s) {
   return all.map((x) => parseInt(x, 16));
 }
 
-// Named at run time: browser bundles leave them alone (and never load them: isNode() is false).
-const DNS = ['node', 'dns'].join(':');
-const HTTPS = ['node', 'https'].join(':');
-const TLS = ['node', 'tls'].join(':');
-
 function isNode() {
   return typeof process !== 'undefined' && !!process.versions?.node;
 }
 
-async function dnsLookup(host) {
-  const dns = await import(DNS);
-  return (await dns.promises.lookup(host, { all: true })).map((r) => r.address);
+// verifyNip05's defaults in Node, { lookup: DNS, fetch: (lookup, ca) => an https GET that connects
+// only to addresses it checked }: nip05-node.js, which the entries that may run in Node
+// (index.node.js, index.single.js) import, so browser bundles (index.browser.js) leave them out.
+// In Node without them (js/ imported around the entries) there is no default fetch: pass `fetch`.
+let nodeDefaults = null;
+export function setNip05NodeDefaults(defaults) {
+  nodeDefaults = defaults;
 }
 
 async function defaultLookup(host) {
-  if (!isNode()) return null; // browsers: no DNS API
-  return dnsLookup(host);
-}
-
-// Node without a `fetch` option: httpsGet, which resolves the host again at connect time through
-// `lookup` (falling back to DNS when it answers null) and connects only to an address it checked.
-async function nodeFetch(lookup, ca) {
-  const [https, tls] = await Promise.all([import(HTTPS), import(TLS)]);
-  const extra = ca === undefined || ca === null ? [] : [].concat(ca);
-  if (!extra.every((c) => typeof c === 'string' || c instanceof Uint8Array))
-    throw new NostrError('INVALID_ARGUMENT', 'ca must be a PEM certificate or an array of them');
-  const trusted = extra.length ? [...tls.rootCertificates, ...extra] : undefined;
-  const resolve = async (host) => (await lookup(host)) ?? dnsLookup(host);
-  const connectLookup = checkedLookup(resolve, (ip) => !isPrivateAddress(ip));
-  return (url, init) => httpsGet(https, url, { lookup: connectLookup, ca: trusted, signal: init.signal, headers: init.headers, maxBytes: NIP05_MAX_BYTES });
+  if (!isNode() || !nodeDefaults) return null; // browsers: no DNS API
+  return nodeDefaults.lookup(host);
 }
 
 async function readCapped(res, cap) {
@@ -273,8 +258,8 @@ export async function verifyNip05(identifier, pubkey, options = {}) {
   if (!addr.url.startsWith('https://')) throw new NostrError('AGX_NIP05_INVALID', 'NIP-05 is fetched over https only');
   const lookup = options.lookup ?? defaultLookup;
   const timeout = options.timeout ?? NIP05_TIMEOUT;
-  const fetchFn = options.fetch ?? (isNode() ? await nodeFetch(lookup, options.ca) : globalThis.fetch);
-  if (typeof fetchFn !== 'function') throw new NostrError('AGX_NIP05_HTTP', 'no fetch available');
+  const fetchFn = options.fetch ?? (isNode() ? await nodeDefaults?.fetch(lookup, options.ca) : globalThis.fetch);
+  if (typeof fetchFn !== 'function') throw new NostrError('AGX_NIP05_HTTP', isNode() ? 'no default fetch (import the package, not js/agx/discovery.js alone, or pass fetch)' : 'no fetch available');
   const ac = new AbortController();
   const timer = setTimeout(() => ac.abort(), timeout);
   try {

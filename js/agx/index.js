@@ -1,5 +1,6 @@
-// NIP-AGX: rumors, the mined gift wrap, unwrap, capability matching, routing and replay, the
-// AgxClient (createAgxAgent is its first name) and discovery (Agent Cards, NIP-05, NIP-65).
+// NIP-AGX: rumors, the mined gift wrap, unwrap, capability matching, routing and replay,
+// AgxRequester (the requesting side alone), AgxClient (both sides; createAgxAgent is its first
+// name) and discovery (Agent Cards, NIP-05, NIP-65).
 export {
   createMessageRumor,
   createTaskRequestRumor,
@@ -14,7 +15,9 @@ export { capabilityMatches, matchesCapability, findHandler } from './capability.
 export { AgxRouter } from './router.js';
 export { ReplayGuard } from './replay.js';
 export { AgxPublicError } from './errors.js';
-export { AgxClient, createAgxAgent, AutoReplyLimiter, replyDepth } from './client.js';
+export { AgxRequester } from './requester.js';
+export { AgxClient, createAgxAgent } from './client.js';
+export { AutoReplyLimiter, replyDepth } from './serve.js';
 export { MemorySeenStore, FileSeenStore, IndexedDbSeenStore } from './seen-store.js';
 export { TaskGate, TASK_LIMIT_DEFAULTS } from './task-gate.js';
 export {

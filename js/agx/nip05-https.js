@@ -4,7 +4,7 @@
 // and then rebind its name to a private one before the connection (DNS rebinding, SSRF against
 // the agent's own network). Redirects are answered as they come, never followed; the body is
 // capped while it streams; an AbortSignal ends it at any step. This file imports no Node module
-// (they come in as arguments): it is part of the browser bundles too, where it is never called.
+// (they come in as arguments); only nip05-node.js imports it, so browser bundles leave it out.
 import { NostrError } from '../errors.js';
 
 /**

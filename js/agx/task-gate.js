@@ -13,12 +13,12 @@
 import { NostrError } from '../errors.js';
 import { core } from '../core.js';
 
-export const TASK_LIMIT_DEFAULTS = Object.freeze({
+export const TASK_LIMIT_DEFAULTS = /* @__PURE__ */ Object.freeze({
   maxConcurrent: 16,
   perPeerConcurrent: 4,
   maxQueued: 256,
   perPeerQueued: 32,
-  perPeerRate: Object.freeze({ count: 300, window: 60 }),
+  perPeerRate: /* @__PURE__ */ Object.freeze({ count: 300, window: 60 }),
   maxTrackedPeers: 10000,
 });
 
@@ -52,7 +52,8 @@ export function taskLimits(options = {}) {
   return out;
 }
 
-const registry = new FinalizationRegistry((native) => native.delete());
+// Pure: a bundle that uses no class of this file (an AgxRequester's) drops it.
+const registry = /* @__PURE__ */ new FinalizationRegistry((native) => native.delete());
 
 /** The core's flood limiter (protocols/agx/task_gate): this wrapper maps its tickets to the host's jobs. */
 export class TaskGate {

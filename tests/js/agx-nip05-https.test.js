@@ -185,6 +185,17 @@ describe('NIP-05 over HTTPS', () => {
     assert.deepEqual(await checkNip05(null, pk, opts), { ok: false, reason: 'the card claims no NIP-05 handle' });
   });
 
+  it('the https GET and DNS lookup are in the Node and single-file bundles only, not the browser one', async () => {
+    const { build } = await import('esbuild');
+    const root = new URL('../..', import.meta.url).pathname;
+    const bundle = async (entry) =>
+      (await build({ entryPoints: [`${root}js/${entry}`], bundle: true, format: 'esm', platform: 'neutral', minify: true, write: false, external: ['ws', 'node:*', '../dist/*'], logLevel: 'error' })).outputFiles[0].text;
+    const nodeOnly = /at connect time/;
+    assert.doesNotMatch(await bundle('index.browser.js'), nodeOnly);
+    assert.match(await bundle('index.node.js'), nodeOnly);
+    assert.match(await bundle('index.single.js'), nodeOnly);
+  });
+
   it('IPv4 inside IPv6 is judged by the IPv4, in every spelling; reserved IPv6 ranges are private', async () => {
     const priv = ['::ffff:7f00:1', '::ffff:127.0.0.1', '::7f00:1', '::127.0.0.1', '0:0:0:0:0:0:0:1', '::ffff:0a00:0001', '64:ff9b::10.0.0.1', '2002:7f00:1::', '2002:c0a8:101::1',
       '100::1', '2001:0db8::1', '2001:db8:1::1', 'fec0::1', 'fe80::1%eth0', 'FC00::1', '1::2::3', '12345::', '::ffff:1.2.3.300', ':', '1.2.3.4x'];

@@ -117,3 +117,25 @@ export async function exactlyOnceAndLimits(signer: import('nostr-agents').Signer
   }
   void [recs, n, v, next, d];
 }
+
+// AgxRequester: the requesting side alone (an AgxClient is one).
+export async function requesterTypes(signer: import('nostr-agents').Signer, pool: RelayPool, peer: string): Promise<void> {
+  const r = new agx.AgxRequester({ signer, pool, onReceipt: (rc: agx.AgxReceipt) => console.log(rc.status), requestTimeout: 60_000 });
+  const off: () => void = r.onMessage((m: agx.AgxPlainMessage) => console.log(m.text, m.reason, m.class));
+  off();
+  const started: { cursor: number; poll: agx.AgxPollResult } = await r.start();
+  const out = await r.request<{ n: number }>(peer, 'x.y', { n: 1 }, { onUpdate: async (u) => { if (u.respond) await u.respond({ pin: 1 }); } });
+  const n: number = out.n;
+  const stats: agx.AgxRequestStats = r.taskStats;
+  const dup: number = stats.duplicateResults;
+  await r.send(peer, 'hi');
+  await r.stop();
+  const both: agx.AgxRequester = new agx.AgxClient({ signer, pool });
+  const served: agx.AgxTaskStats = new agx.AgxClient({ signer, pool }).taskStats;
+  const reqOpts: agx.AgxRequesterOptions = { signer, relays: ['wss://r.example'], pollInterval: 0 };
+  // @ts-expect-error an AgxRequester serves nothing
+  r.handle('x.y', () => 1);
+  // @ts-expect-error nor answers automatically
+  r.onMessage((m) => m.reply('x'));
+  void [started, n, dup, both, served, reqOpts];
+}

@@ -1,0 +1,531 @@
+// The serving side of an AgxClient: capability handlers and who may call them (authorize, allow,
+// accept-all), the flood limits of served tasks (task-gate.js), exactly-once task records and the
+// results' outbox, input-required from a handler, automated replies and their bounds, and the
+// Agent Card that start({advertise: true}) publishes. It plugs into an AgxRequester (requester.js)
+// through the hooks below and reaches the requester's internals only through `host`.
+//
+// Served tasks are answered exactly once across crashes when the seen store keeps task records
+// (putTask/deleteTask: the three stores here do): a task is recorded 'accepted' (with its wrap)
+// before its handler runs, and 'done' (with its result's wrap) before the result is published; at
+// start(), an accepted task runs again (ctx.redelivered) and a done one is published again.
+import { NostrError } from '../errors.js';
+import { core } from '../core.js';
+import { AgxPublicError } from './errors.js';
+import { createMessageRumor, createReceiptRumor, createTaskResultRumor, createTaskStatusRumor } from './rumor.js';
+import { wrapRumor } from './wrap.js';
+import { TaskGate, rejectionText, taskLimits } from './task-gate.js';
+import { findHandler } from './capability.js';
+import { peerHex } from './util.js';
+import { SEEN_RETENTION, checkTimeout } from './requester.js';
+
+const DEFAULT_MAX_AUTO_DEPTH = 8;
+const DEFAULT_INPUT_TIMEOUT = 300000; // how long a handler waits for the requester's input
+const DEFAULT_MAX_RUNS = 3; // a task cut short by this many crashes is answered "handler failed", not run again
+const RETRY_FIRST = 1000; // ms before a result that no relay accepted is published again (doubling)
+const RETRY_MAX = 30000;
+
+// Pure: a bundle that uses no class of this file (an AgxRequester's) drops it.
+const registry = /* @__PURE__ */ new FinalizationRegistry((native) => native.delete());
+
+/** The core's automated-reply limiter: the autoDepth ceiling plus local bounds per peer and per conversation. */
+export class AutoReplyLimiter {
+  #native;
+  /** options: maxAutoDepth (8), perConversation (8), perPeer (32), peerWindow (3600 s). */
+  constructor({ maxAutoDepth = DEFAULT_MAX_AUTO_DEPTH, perConversation = -1, perPeer = -1, peerWindow = -1 } = {}) {
+    for (const [k, v] of Object.entries({ maxAutoDepth, perConversation, perPeer, peerWindow }))
+      if (!Number.isSafeInteger(v) || (v < 0 && k === 'maxAutoDepth') || v > 0xffffffff)
+        throw new NostrError('INVALID_ARGUMENT', `${k} must be a non-negative integer`);
+    this.#native = new (core().AgxAutoReply)(Math.min(maxAutoDepth, 255), perConversation, perPeer, peerWindow);
+    registry.register(this, this.#native, this);
+  }
+  #n() {
+    if (!this.#native) throw new NostrError('AGX_CLOSED', 'the limiter was disposed');
+    return this.#native;
+  }
+  get ceiling() {
+    return this.#n().ceiling();
+  }
+  /** 'allowed' (and counted), 'depth-ceiling', 'conversation-bound' or 'peer-bound'. */
+  tryReply(peer, conversation, inboundDepth, now = Math.floor(Date.now() / 1000)) {
+    return this.#n().tryReply(String(peer), String(conversation), inboundDepth | 0, now);
+  }
+  /** A human touched the conversation: its count restarts. */
+  humanReset(peer, conversation) {
+    this.#n().humanReset(String(peer), String(conversation));
+  }
+  /** A human cleared the peer: its window and all its conversations restart. */
+  resetPeer(peer) {
+    this.#n().resetPeer(String(peer));
+  }
+  dispose() {
+    if (!this.#native) return;
+    registry.unregister(this);
+    this.#native.delete();
+    this.#native = null;
+  }
+}
+
+/** autoDepth of an automated reply to a message of depth `inbound` (absent/unusable counts as 0). */
+export function replyDepth(inbound) {
+  return core().agxReplyDepth(Number.isSafeInteger(inbound) && inbound >= 0 && inbound <= 255 ? inbound : 0);
+}
+
+/**
+ * What AgxClient passes to the AgxRequester constructor: the router's mode, the serving options'
+ * checks (run after the requester's own) and the factory of the serving half.
+ */
+export function servingPlugin(options, onCreate) {
+  const o = options;
+  return {
+    routerMode: typeof o.authorize === 'function' ? 'host' : o.authorize === 'accept-all' || o.acceptAll === true ? 'accept-all' : 'unconfigured',
+    check() {
+      if (o.authorize !== undefined && typeof o.authorize !== 'function' && o.authorize !== 'accept-all')
+        throw new NostrError('INVALID_ARGUMENT', "authorize must be a function or 'accept-all'");
+      checkTimeout(o.inputTimeout, 'inputTimeout');
+      if (o.maxTaskRuns !== undefined && (!Number.isSafeInteger(o.maxTaskRuns) || o.maxTaskRuns < 1))
+        throw new NostrError('INVALID_ARGUMENT', 'maxTaskRuns must be an integer >= 1');
+      taskLimits(o.taskLimits ?? {});
+    },
+    create(host) {
+      const s = new AgxServing(host, this.routerMode);
+      onCreate(s);
+      return s;
+    },
+  };
+}
+
+/** The serving half of an AgxClient (not exported from the package: AgxClient's methods front it). */
+export class AgxServing {
+  #h;
+  #o;
+  #router;
+  #authorize;
+  #warnedUnconfigured = false;
+  #handlers = new Map();
+  #awaiting = new Map(); // taskId -> {from, resolve, reject, timer} of a handler waiting for input
+  #gate;
+  #limiter;
+  #maxRuns;
+  #outbox = new Map(); // rumor id -> 'done' record whose result no relay has accepted yet
+  #sending = new Set();
+  #retryTimer = null;
+  #retryDelay = RETRY_FIRST;
+  #stats = { accepted: 0, reruns: 0, republished: 0, rejected: { 'rate-limited': 0, overloaded: 0 } };
+
+  constructor(host, mode) {
+    const o = host.options;
+    this.#h = host;
+    this.#o = o;
+    this.#router = host.router;
+    this.#gate = new TaskGate(taskLimits(o.taskLimits ?? {}));
+    this.#maxRuns = o.maxTaskRuns ?? DEFAULT_MAX_RUNS;
+    this.#authorize = o.authorize === 'accept-all' ? undefined : o.authorize;
+    for (const { pubkey, capability } of o.allow ?? []) this.#router.allow(pubkey, capability);
+    for (const [k, fn] of Object.entries(o.handlers ?? {})) this.handle(k, fn);
+    this.#limiter = new AutoReplyLimiter({ maxAutoDepth: o.maxAutoDepth ?? DEFAULT_MAX_AUTO_DEPTH, ...(o.autoReplyLimits ?? {}) });
+    if (mode === 'unconfigured' && (o.allow ?? []).length === 0 && this.#router.takeUnconfiguredWarning()) {
+      this.#warnedUnconfigured = true;
+      host.warn('no authorization configured: every task request is denied (pass authorize, allow or authorize: "accept-all")');
+    }
+  }
+
+  // --- AgxClient's public surface
+
+  get taskStats() {
+    const s = this.#stats;
+    return {
+      running: this.#gate.running,
+      queued: this.#gate.queued,
+      trackedPeers: this.#gate.trackedPeers,
+      accepted: s.accepted,
+      reruns: s.reruns,
+      republished: s.republished,
+      outbox: this.#outbox.size,
+      rejected: { ...s.rejected },
+    };
+  }
+
+  handle(capability, fn) {
+    if (typeof capability !== 'string' || capability === '') throw new NostrError('INVALID_ARGUMENT', 'capability must be a non-empty string');
+    if (typeof fn !== 'function') throw new NostrError('INVALID_ARGUMENT', `handler ${capability} is not a function`);
+    this.#handlers.set(capability, fn);
+    this.#router.setHandlers([...this.#handlers.keys()]);
+  }
+
+  capabilities() {
+    return [...this.#handlers.keys()];
+  }
+
+  async autoReply(inbound, text, opts = {}) {
+    const h = this.#h;
+    if (h.closed()) throw new NostrError('AGX_CLOSED', 'the client was stopped');
+    const to = peerHex(inbound.from);
+    const depth = Number.isSafeInteger(inbound.autoDepth) ? inbound.autoDepth : 0;
+    const verdict = this.#limiter.tryReply(to, inbound.contextId, depth, h.clock());
+    if (verdict !== 'allowed') {
+      h.warn(`automated reply to ${to} not sent: ${verdict} (conversation ${inbound.contextId}, inbound autoDepth ${depth})`);
+      return { sent: false, refused: verdict };
+    }
+    const me = await h.whoami();
+    const autoDepth = replyDepth(depth);
+    const rumor = createMessageRumor(text, me, to, { subject: opts.subject, contextId: inbound.contextId, autoDepth, now: h.clock() });
+    const { wrap } = await h.publishRumor(rumor, to, opts.signal);
+    return { sent: true, rumorId: rumor.id, wrapId: wrap.id, autoDepth };
+  }
+
+  resetAutoDepth(peer, contextId) {
+    const to = peerHex(peer);
+    if (contextId == null) this.#limiter.resetPeer(to);
+    else this.#limiter.humanReset(to, String(contextId));
+  }
+
+  // --- hooks of the requester
+
+  /** send() with a contextId: a human touched the conversation. */
+  humanReset(to, contextId) {
+    this.#limiter.humanReset(to, contextId);
+  }
+
+  /** The route of an inbound message completed by the host's authorize; null: drop it (we stopped meanwhile). */
+  async decide(opened, d) {
+    if (d.action === 'ask-host') {
+      let allowed = false;
+      try {
+        allowed = (await this.#authorize({ from: opened.from, capability: d.capability })) === true;
+      } catch (err) {
+        this.#h.report(err);
+      }
+      if (this.#h.closed()) return null;
+      d = this.#router.route(opened, allowed);
+    }
+    if (d.reason === 'denied-unconfigured' && !this.#warnedUnconfigured && this.#router.takeUnconfiguredWarning()) {
+      this.#warnedUnconfigured = true;
+      this.#h.warn('no authorization configured: a task request was denied');
+    }
+    return d;
+  }
+
+  /** The requester's answer to one of our handlers' input-required. */
+  input(taskId, input) {
+    this.#endAwait(taskId, null, { input });
+  }
+
+  /** After a poll: results no relay accepted yet go out again. */
+  polled() {
+    if (this.#outbox.size) this.#flushOutbox();
+  }
+
+  /**
+   * At start, before the live subscription: the task records' ids are seen, in memory and in the
+   * store (a crash may have come between the record and the marks; once the record goes, the marks
+   * alone keep the wrap a replay). Returns what to do once subscribed: done results go out again,
+   * accepted tasks run again (left by a process that died).
+   */
+  async load(loaded, now) {
+    const h = this.#h;
+    const tasks = h.durable && Array.isArray(loaded.tasks) ? loaded.tasks : [];
+    if (tasks.length) {
+      const marks = tasks.flatMap((r) => [[r.id, r.expiresAt], [r.wrap.id, r.expiresAt]]);
+      h.guard.load(marks, now);
+      h.guard.journal();
+      await h.store.append(marks).catch((err) => h.report(err));
+    }
+    return () => {
+      for (const rec of tasks) {
+        if (rec.state === 'done') {
+          this.#stats.republished++;
+          this.#outbox.set(rec.id, rec);
+        } else h.track(this.#rerun(rec).catch((err) => h.report(err)));
+      }
+      this.#flushOutbox();
+    };
+  }
+
+  /** After the first poll: advertise publishes our Agent Card and relay list. */
+  async started(out, { advertise = false } = {}) {
+    if (!advertise) return;
+    const h = this.#h;
+    const { publishAgentCard, publishRelayList } = await import('./discovery.js');
+    const identity = this.#o.identity ?? {};
+    const relays = h.relays();
+    out.card = await publishAgentCard(h.signer, h.pool(), {
+      org: identity.org ?? '',
+      nip05: identity.nip05 ?? null,
+      capabilities: this.capabilities(),
+      relays: h.relayUrls(),
+      relaysToPublish: relays,
+    });
+    out.relayList = await publishRelayList(h.signer, h.pool(), { relays: h.relayUrls(), relaysToPublish: relays });
+  }
+
+  /** stop(), first: no more retries; queued tasks do not run (their records bring them back at the next start). */
+  stopping() {
+    if (this.#retryTimer) clearTimeout(this.#retryTimer);
+    this.#retryTimer = null;
+    for (const { job } of this.#gate.clear()) job.finish();
+  }
+
+  /** stop(), once open requests failed: handlers waiting for input get AGX_CLOSED. */
+  closed() {
+    for (const taskId of [...this.#awaiting.keys()]) this.#endAwait(taskId, new NostrError('AGX_CLOSED', 'the client was stopped'));
+  }
+
+  dispose() {
+    this.#limiter.dispose();
+    this.#gate.dispose();
+  }
+
+  // --- serving tasks
+
+  async #reply(rumor, to) {
+    try {
+      await this.#h.publishRumor(rumor, to);
+    } catch (err) {
+      this.#h.report(err);
+    }
+  }
+
+  // A task request we may serve (authorized, a handler for it): the flood limits decide between
+  // running it now, queueing it and rejecting it (a failed result with a typed error). An accepted
+  // one is recorded (commit) before its handler can run. Resolves once it ran (or was set aside).
+  async accept(opened, d, commit) {
+    const h = this.#h;
+    const from = opened.from;
+    const now = h.clock();
+    const rec = {
+      id: opened.rumor.id,
+      state: 'accepted',
+      wrap: opened.wrap,
+      to: from,
+      taskId: opened.task.taskId,
+      runs: 1,
+      expiresAt: now + SEEN_RETENTION,
+    };
+    let finish;
+    const ran = new Promise((r) => (finish = r));
+    const entry = { peer: from, finish, start: () => this.#runHandler(opened, d, rec, false) };
+    const verdict = this.#gate.offer(from, now, entry);
+    if (typeof verdict === 'object') {
+      await commit(null);
+      this.#stats.rejected[verdict.rejected]++;
+      const me = await h.whoami();
+      const built = createTaskResultRumor({ taskId: opened.task.taskId, status: 'failed', error: rejectionText(verdict) }, me, from, { now: h.clock() });
+      await this.#reply(built.rumor, from);
+      return;
+    }
+    this.#stats.accepted++;
+    await commit(rec);
+    if (verdict === 'run') this.#launch(entry);
+    await ran;
+  }
+
+  // Runs a gate entry that holds a slot; when it ends, the slot goes to the next queued entry.
+  #launch(entry) {
+    const run = this.#h.closed() ? Promise.resolve() : Promise.resolve().then(entry.start);
+    this.#h.track(
+      run
+        .catch((err) => this.#h.report(err))
+        .finally(() => {
+          entry.finish();
+          const next = this.#gate.release(entry.peer);
+          if (next) this.#launch(next.job);
+        }),
+    );
+  }
+
+  // A task left 'accepted' by a process that died: its handler runs again (ctx.redelivered).
+  async #rerun(rec) {
+    const h = this.#h;
+    const now = h.clock();
+    let opened;
+    try {
+      opened = await h.unwrap(rec.wrap, now);
+    } catch (err) {
+      h.report(err);
+      // unavailable signer: kept for the next start; a wrap that no longer opens (expired): dropped
+      if (!(err?.signerUnavailable || err?.retry === true)) await this.#forget(rec.id);
+      return;
+    }
+    if (opened.rumor.id !== rec.id || opened.class !== 'task-request' || !opened.task) {
+      await this.#forget(rec.id);
+      return;
+    }
+    opened.wrap = rec.wrap;
+    const again = { ...rec, runs: (rec.runs ?? 1) + 1 };
+    const key = findHandler(this.capabilities(), opened.task.capability);
+    if (!key || again.runs > this.#maxRuns) {
+      h.warn(`task ${opened.task.taskId} (${opened.task.capability}) from ${rec.to} was cut short ${again.runs - 1} times: answered "handler failed"`);
+      const me = await h.whoami();
+      const built = createTaskResultRumor({ taskId: opened.task.taskId, status: 'failed' }, me, rec.to, { now: h.clock() });
+      await this.#complete(again, built.rumor);
+      return;
+    }
+    if (h.durable) await h.store.putTask(again).catch((err) => h.report(err)); // the run is counted before it starts
+    this.#stats.reruns++;
+    let finish;
+    const ran = new Promise((r) => (finish = r));
+    const entry = { peer: rec.to, finish, start: () => this.#runHandler(opened, { handlerKey: key }, again, true) };
+    if (this.#gate.offer(rec.to, now, entry, { admitted: true }) === 'run') this.#launch(entry);
+    await ran;
+  }
+
+  async #forget(id) {
+    this.#outbox.delete(id);
+    if (!this.#h.durable) return;
+    try {
+      await this.#h.store.deleteTask(id);
+    } catch (err) {
+      this.#h.report(err);
+    }
+  }
+
+  // The result of an accepted task: wrapped, recorded 'done' with that wrap, then published (a crash
+  // in between publishes the same event again at the next start: the requester sees one result).
+  async #complete(rec, rumor) {
+    const h = this.#h;
+    let wrap;
+    try {
+      wrap = await wrapRumor(rumor, h.signer, rec.to, { now: h.clock() });
+    } catch (err) {
+      h.report(err); // the record stays 'accepted': the task runs again at the next start
+      return;
+    }
+    const done = { ...rec, state: 'done', result: wrap };
+    if (h.durable) {
+      try {
+        await h.store.putTask(done);
+      } catch (err) {
+        h.report(err);
+      }
+    }
+    this.#outbox.set(done.id, done);
+    if (!h.closed()) await this.#sendResult(done);
+  }
+
+  async #sendResult(rec) {
+    if (this.#sending.has(rec.id) || this.#h.closed()) return;
+    this.#sending.add(rec.id);
+    try {
+      await this.#h.publishWrap(rec.result);
+      this.#retryDelay = RETRY_FIRST;
+      if (this.#outbox.get(rec.id) === rec) await this.#forget(rec.id);
+    } catch (err) {
+      this.#h.report(err);
+      this.#scheduleRetry();
+    } finally {
+      this.#sending.delete(rec.id);
+    }
+  }
+
+  // Results no relay accepted: published again after a growing delay (and after every poll).
+  #scheduleRetry() {
+    if (this.#retryTimer || this.#h.closed()) return;
+    const delay = this.#retryDelay;
+    this.#retryDelay = Math.min(RETRY_MAX, this.#retryDelay * 2);
+    this.#retryTimer = setTimeout(() => {
+      this.#retryTimer = null;
+      this.#flushOutbox();
+    }, delay);
+  }
+
+  #flushOutbox() {
+    if (this.#h.closed()) return Promise.resolve();
+    return Promise.all([...this.#outbox.values()].map((rec) => this.#sendResult(rec)));
+  }
+
+  async #runHandler(opened, d, rec, redelivered) {
+    const h = this.#h;
+    const { from, task, message } = opened;
+    const me = await h.whoami();
+    // The receipt goes before the handler runs (keyed by the rumor id); a re-run sent it already.
+    if (!redelivered) await this.#reply(createReceiptRumor(opened.rumor.id, message.contextId, me, from, { now: h.clock() }), from);
+    let result;
+    let finished = false;
+    const sendStatus = async (status, note) => {
+      if (finished || h.closed()) return false;
+      const rumor = createTaskStatusRumor({ taskId: task.taskId, status, message: note }, me, from, { now: h.clock() });
+      await h.publishRumor(rumor, from);
+      return true;
+    };
+    const ctx = {
+      from,
+      capability: task.capability,
+      taskId: task.taskId,
+      rumorId: opened.rumor.id,
+      /** True when an earlier run of this task was cut short (a crash) and this is a re-run: be idempotent. */
+      redelivered,
+      /** Tells the requester the task is being worked on (an optional note, at most 2000 characters). */
+      working: (note) => sendStatus('working', note),
+      /**
+       * Sends input-required (with `note`: what is needed) and resolves with the requester's answer
+       * (only the requester's). options: timeout (ms; default inputTimeout, 300000), signal.
+       */
+      requestInput: (note, o = {}) => this.#requestInput(task.taskId, from, note, o, () => finished),
+    };
+    try {
+      const output = await this.#handlers.get(d.handlerKey)(task.payload, ctx);
+      result = { taskId: task.taskId, status: 'completed', output };
+    } catch (err) {
+      if (err instanceof AgxPublicError) result = { taskId: task.taskId, status: 'failed', error: err.message };
+      else {
+        h.report(err); // logged locally in full; the peer sees "handler failed"
+        result = { taskId: task.taskId, status: 'failed' };
+      }
+    }
+    finished = true;
+    this.#endAwait(task.taskId, new NostrError('AGX_TASK_FINISHED', 'the handler finished before the input arrived'));
+    let built;
+    try {
+      built = createTaskResultRumor(result, me, from, { now: h.clock() });
+    } catch (err) {
+      // an output that is not JSON: reported locally, "handler failed" to the peer
+      h.report(err);
+      built = createTaskResultRumor({ taskId: task.taskId, status: 'failed' }, me, from, { now: h.clock() });
+    }
+    if (built.replacedTooLarge) h.warn(`the result of ${task.capability} for ${from} was too large: sent as failed "result too large"`);
+    await this.#complete(rec, built.rumor);
+  }
+
+  async #requestInput(taskId, from, note, o, isFinished) {
+    const h = this.#h;
+    if (isFinished() || h.closed()) throw new NostrError('AGX_TASK_FINISHED', 'the task already has its result');
+    if (this.#awaiting.has(taskId)) throw new NostrError('INVALID_ARGUMENT', 'this task is already waiting for input');
+    const timeout = o.timeout ?? this.#o.inputTimeout ?? DEFAULT_INPUT_TIMEOUT;
+    checkTimeout(timeout, 'timeout');
+    if (o.signal?.aborted) throw new NostrError('ABORTED', 'the input request was aborted', { cause: o.signal.reason });
+    const me = await h.whoami();
+    const rumor = createTaskStatusRumor({ taskId, status: 'input-required', message: note }, me, from, { now: h.clock() });
+    this.#router.awaitInput(taskId, from);
+    const answer = new Promise((resolve, reject) => {
+      const entry = { from, resolve, reject, timer: null, signal: o.signal, onAbort: null };
+      if (timeout > 0) entry.timer = setTimeout(() => this.#endAwait(taskId, new NostrError('AGX_TIMEOUT', `no input for task ${taskId} within ${timeout} ms`)), timeout);
+      if (o.signal) {
+        entry.onAbort = () => this.#endAwait(taskId, new NostrError('ABORTED', 'the input request was aborted', { cause: o.signal.reason }));
+        o.signal.addEventListener('abort', entry.onAbort, { once: true });
+      }
+      this.#awaiting.set(taskId, entry);
+    });
+    // The wait may end (timeout, stop) while the status is still being mined and published: no
+    // unhandled rejection then; the caller gets it from the returned promise.
+    answer.catch(() => {});
+    try {
+      await h.publishRumor(rumor, from, o.signal);
+    } catch (err) {
+      this.#endAwait(taskId, err);
+    }
+    return answer;
+  }
+
+  // Ends a handler's wait for input: resolves with `value` when given as {input}, else rejects with `err`.
+  #endAwait(taskId, err, answer) {
+    const a = this.#awaiting.get(taskId);
+    if (!a) return false;
+    this.#awaiting.delete(taskId);
+    this.#router.endAwait(taskId);
+    clearTimeout(a.timer);
+    if (a.signal && a.onAbort) a.signal.removeEventListener('abort', a.onAbort);
+    if (answer) a.resolve(answer.input);
+    else a.reject(err);
+    return true;
+  }
+}
