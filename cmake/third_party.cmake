@@ -12,7 +12,10 @@ endif()
 # secp256k1_core.c is secp256k1.c with our own generator multiplication (see its header).
 add_library(secp256k1 STATIC
   ${CMAKE_SOURCE_DIR}/src/crypto/secp256k1_core.c
-  ${CMAKE_SOURCE_DIR}/src/crypto/secp256k1_tables.c)
+  ${CMAKE_SOURCE_DIR}/src/crypto/secp256k1_tables.c
+  # our SHA-256 compression: here so that secp256k1_core.c (the library's own hashes) and the
+  # core's hash.cpp share it
+  ${CMAKE_SOURCE_DIR}/src/crypto/sha256_compress.c)
 target_include_directories(secp256k1 SYSTEM PUBLIC ${SECP_DIR}/include PRIVATE ${SECP_DIR}/src ${SECP_DIR})
 # Signed digit width of our generator multiplication. Measured on wasm (sign, one key): 4 is
 # ~8% slower than 5, 5 ~6% slower than 6; 7 is no faster than 6 (its 64-entry scans cost what
