@@ -43,6 +43,9 @@
 #undef secp256k1_ecmult_gen_blind
 
 #include "nostr_gen.h"
+#ifdef __wasm_simd128__
+#include <wasm_simd128.h>
+#endif
 
 void nostr_secp256k1_compute_verify_tables(void); /* secp256k1_tables.c, idempotent */
 
@@ -129,14 +132,35 @@ static void secp256k1_ecmult_gen(const secp256k1_ecmult_gen_context *ctx, secp25
     pos_sign = v >> (NOSTR_GEN_W - 1);              /* 1: D_i > 0 */
     idx = (v ^ (pos_sign - 1)) & (NOSTR_GEN_HALF - 1); /* (|D_i| - 1) / 2 */
 
-    for (k = 0; k < 16; k++) acc[k] = 0;
     entry = (const uint32_t *)&nostr_gen_table[i][0];
+#ifdef __wasm_simd128__
+    {
+      /* Four 128-bit lanes hold one 64-byte entry. Left to itself, clang vectorizes the scalar
+       * loop below across entries instead, gathering each word from four entries with lane loads
+       * (16 lane loads per entry): this scan was ~19% of a signature on wasm. */
+      v128_t a0 = wasm_i32x4_splat(0), a1 = a0, a2 = a0, a3 = a0;
+      for (k = 0; k < NOSTR_GEN_HALF; k++, entry += 16) {
+        const uint32_t x = (uint32_t)k ^ idx;
+        const v128_t mask = wasm_i32x4_splat((int32_t)(0u - ((x - 1u) >> 31))); /* all ones iff k == idx */
+        a0 = wasm_v128_or(a0, wasm_v128_and(wasm_v128_load(entry), mask));
+        a1 = wasm_v128_or(a1, wasm_v128_and(wasm_v128_load(entry + 4), mask));
+        a2 = wasm_v128_or(a2, wasm_v128_and(wasm_v128_load(entry + 8), mask));
+        a3 = wasm_v128_or(a3, wasm_v128_and(wasm_v128_load(entry + 12), mask));
+      }
+      wasm_v128_store(acc, a0);
+      wasm_v128_store(acc + 4, a1);
+      wasm_v128_store(acc + 8, a2);
+      wasm_v128_store(acc + 12, a3);
+    }
+#else
+    for (k = 0; k < 16; k++) acc[k] = 0;
     for (k = 0; k < NOSTR_GEN_HALF; k++, entry += 16) {
       const uint32_t x = (uint32_t)k ^ idx;
       const uint32_t mask = 0u - ((x - 1u) >> 31); /* all ones iff k == idx (x < 2^31) */
       int m;
       for (m = 0; m < 16; m++) acc[m] |= entry[m] & mask;
     }
+#endif
     secp256k1_ge_from_storage(&add, (const secp256k1_ge_storage *)acc);
     secp256k1_fe_negate(&negy, &add.y, 1);
     secp256k1_fe_cmov(&add.y, &negy, (int)(pos_sign ^ 1u));
