@@ -181,15 +181,19 @@ bool schnorr_verify(const bytes64& sig, const std::uint8_t* msg, std::size_t len
   return secp256k1_schnorrsig_verify(ctx(), sig.data(), msg, len, pk) == 1;
 }
 
+// The peer point comes from the parsed-key cache above: the even-y point of x, which is what
+// parsing 0x02 || x as a compressed key gives, and libsecp256k1 0.2.0 stores x-only keys in the
+// secp256k1_pubkey layout (extrakeys' xonly_pubkey_save is pubkey_save on the same 64 bytes).
+// A repeated peer (a gift wrap's recipient twice per wrap, a conversation partner) then costs no
+// square root. x is public; the multiplication by sk stays the library's constant-time one.
+static_assert(sizeof(secp256k1_xonly_pubkey) == sizeof(secp256k1_pubkey), "x-only and full keys share a layout");
+
 result<bytes32> ecdh_xonly(const bytes32& sk, const bytes32& pub) {
-  unsigned char compressed[33];
-  compressed[0] = 0x02;
-  std::memcpy(compressed + 1, pub.data(), 32);
-  secp256k1_pubkey point;
-  if (secp256k1_ec_pubkey_parse(ctx(), &point, compressed, sizeof compressed) != 1)
-    return make_error(errc::invalid_public_key, "public key is not an x coordinate on the curve");
+  const secp256k1_xonly_pubkey* parsed = parse_xonly_cached(pub);
+  if (parsed == nullptr) return make_error(errc::invalid_public_key, "public key is not an x coordinate on the curve");
+  const auto* point = reinterpret_cast<const secp256k1_pubkey*>(parsed);
   bytes32 x{};
-  if (secp256k1_ecdh(ctx(), x.data(), &point, sk.data(), copy_x, nullptr) != 1)
+  if (secp256k1_ecdh(ctx(), x.data(), point, sk.data(), copy_x, nullptr) != 1)
     return make_error(errc::invalid_secret_key, "secret key is zero or not below the curve order");
   return x;
 }
