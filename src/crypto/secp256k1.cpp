@@ -5,11 +5,19 @@
 #include <secp256k1_extrakeys.h>
 #include <secp256k1_schnorrsig.h>
 
+#include <cstdlib>
 #include <cstring>
 
 #include "crypto/hash.hpp"
 
-extern "C" void nostr_secp256k1_compute_tables(void);  // src/crypto/secp256k1_tables.c
+extern "C" {
+void nostr_secp256k1_compute_tables(void);  // src/crypto/secp256k1_tables.c
+// src/crypto/secp256k1_core.c: BIP-340 verification with a cached table of the key's multiples
+std::size_t nostr_verify_table_size(void);
+int nostr_verify_table_build(void* table, const secp256k1_xonly_pubkey* pubkey);
+int nostr_schnorrsig_verify_with_table(const unsigned char* sig64, const unsigned char* msg, std::size_t msglen,
+                                       const secp256k1_xonly_pubkey* pubkey, const void* table);
+}
 
 namespace nostr::crypto {
 namespace {
@@ -153,14 +161,18 @@ struct parsed_key_set {
 };
 parsed_key_set g_parsed_keys[128];
 
-const secp256k1_xonly_pubkey* parse_xonly_cached(const bytes32& pub) {
+// `seen_before` tells whether the key was already in the cache (a key seen twice is likely to
+// come again: verification then builds its table, below).
+const secp256k1_xonly_pubkey* parse_xonly_cached(const bytes32& pub, bool* seen_before = nullptr) {
   parsed_key_set& set = g_parsed_keys[(pub[0] ^ pub[31]) & 127];
   for (unsigned w = 0; w < 2; ++w) {
     if (set.way[w].used && set.way[w].key == pub) {
       set.recent = w;
+      if (seen_before) *seen_before = true;
       return &set.way[w].point;
     }
   }
+  if (seen_before) *seen_before = false;
   unsigned victim = set.recent ^ 1u;
   parsed_key& slot = set.way[victim];
   if (secp256k1_xonly_pubkey_parse(ctx(), &slot.point, pub.data()) != 1) {
@@ -173,11 +185,41 @@ const secp256k1_xonly_pubkey* parse_xonly_cached(const bytes32& pub) {
   return &slot.point;
 }
 
+// Verification tables of recurring keys (secp256k1_core.c, nostr_verify_table: 32 odd multiples
+// of the key and of its lambda multiple, ~5 KB each on wasm). Built the second time a key is
+// verified while it is in the parsed-key cache, so a key used once (a gift wrap's one-time key)
+// never pays for one. 32 of them, replaced round-robin. Public data only.
+struct key_table {
+  bytes32 owner{};
+  void* table = nullptr;  // allocated once, reused
+  bool valid = false;
+};
+constexpr unsigned kKeyTables = 32;
+key_table g_key_tables[kKeyTables];
+unsigned g_key_table_next = 0;
+
+const void* table_for(const bytes32& pub, const secp256k1_xonly_pubkey* point) {
+  for (auto& t : g_key_tables)
+    if (t.valid && t.owner == pub) return t.table;
+  key_table& slot = g_key_tables[g_key_table_next++ % kKeyTables];
+  if (slot.table == nullptr) slot.table = std::malloc(nostr_verify_table_size());
+  slot.valid = false;
+  if (slot.table == nullptr || nostr_verify_table_build(slot.table, point) != 1) return nullptr;
+  slot.owner = pub;
+  slot.valid = true;
+  return slot.table;
+}
+
 }  // namespace
 
 bool schnorr_verify(const bytes64& sig, const std::uint8_t* msg, std::size_t len, const bytes32& pub) {
-  const secp256k1_xonly_pubkey* pk = parse_xonly_cached(pub);
+  bool seen_before = false;
+  const secp256k1_xonly_pubkey* pk = parse_xonly_cached(pub, &seen_before);
   if (pk == nullptr) return false;
+  if (seen_before) {
+    if (const void* table = table_for(pub, pk))
+      return nostr_schnorrsig_verify_with_table(sig.data(), msg, len, pk, table) == 1;
+  }
   return secp256k1_schnorrsig_verify(ctx(), sig.data(), msg, len, pk) == 1;
 }
 

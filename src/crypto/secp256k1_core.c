@@ -216,6 +216,127 @@ static void secp256k1_ecmult_gen_blind(secp256k1_ecmult_gen_context *ctx, const 
 
 #include "secp256k1.c"
 
+/* ---- BIP-340 verification with a cached table of the public key's multiples ----
+ *
+ * The library's verification (secp256k1_ecmult, Strauss with the GLV split) builds, for every
+ * signature, a table of 8 odd multiples of the public key P (window 5) and takes about 43
+ * additions of its points plus ~23 of G's. Authors recur in a feed, so for a key seen before,
+ * secp256k1.cpp keeps a table of 32 odd multiples of P and of lambda*P, in affine coordinates
+ * (window 7): about 32 additions of P's points instead of 43, no table to build per signature,
+ * and G's additions as plain mixed additions (the library's run in the P table's z-scaled
+ * frame). Everything here is public data (keys, signatures, messages): variable time, like the
+ * library's verification. The checks after the multiplication are the library's
+ * (secp256k1_schnorrsig_verify in 0.2.0). */
+#define NOSTR_VT_W 7
+#define NOSTR_VT_N ECMULT_TABLE_SIZE(NOSTR_VT_W) /* odd multiples 1..2^(W-1)-1: 32 */
+
+struct nostr_verify_table {
+  secp256k1_ge pre[NOSTR_VT_N];     /* (2i + 1) * P, affine */
+  secp256k1_ge pre_lam[NOSTR_VT_N]; /* (2i + 1) * lambda * P = (beta * x, y) */
+};
+
+size_t nostr_verify_table_size(void) { return sizeof(struct nostr_verify_table); }
+
+/* Fills t for a parsed x-only key. Returns 0 if the key does not load. */
+int nostr_verify_table_build(void *table, const secp256k1_xonly_pubkey *pubkey) {
+  struct nostr_verify_table *t = (struct nostr_verify_table *)table;
+  secp256k1_gej all[NOSTR_VT_N], twice;
+  secp256k1_ge pk;
+  int i;
+  if (!secp256k1_xonly_pubkey_load(secp256k1_context_static, &pk, pubkey)) return 0;
+  secp256k1_gej_set_ge(&all[0], &pk);
+  secp256k1_gej_double_var(&twice, &all[0], NULL);
+  for (i = 1; i < NOSTR_VT_N; i++) secp256k1_gej_add_var(&all[i], &all[i - 1], &twice, NULL);
+  secp256k1_ge_set_all_gej_var(t->pre, all, NOSTR_VT_N);
+  for (i = 0; i < NOSTR_VT_N; i++) {
+    secp256k1_fe_normalize_var(&t->pre[i].x);
+    secp256k1_fe_normalize_var(&t->pre[i].y);
+    secp256k1_ge_mul_lambda(&t->pre_lam[i], &t->pre[i]);
+    secp256k1_fe_normalize_var(&t->pre_lam[i].x);
+  }
+  return 1;
+}
+
+static SECP256K1_INLINE void nostr_vt_get(secp256k1_ge *r, const secp256k1_ge *pre, int n) {
+  if (n > 0) {
+    *r = pre[(n - 1) / 2];
+  } else {
+    *r = pre[(-n - 1) / 2];
+    secp256k1_fe_negate(&r->y, &r->y, 1);
+  }
+}
+
+/* r = na * P + ng * G with P's table t. */
+static void nostr_ecmult_with_table(secp256k1_gej *r, const struct nostr_verify_table *t, const secp256k1_scalar *na,
+                                    const secp256k1_scalar *ng) {
+  secp256k1_scalar na_1, na_lam, ng_1, ng_128;
+  int wnaf_na_1[129], wnaf_na_lam[129], wnaf_ng_1[129], wnaf_ng_128[129];
+  int bits_na_1, bits_na_lam, bits_ng_1, bits_ng_128, bits, i;
+  secp256k1_ge tmpa;
+
+  nostr_secp256k1_compute_verify_tables();
+  secp256k1_scalar_split_lambda(&na_1, &na_lam, na);
+  bits_na_1 = secp256k1_ecmult_wnaf(wnaf_na_1, 129, &na_1, NOSTR_VT_W);
+  bits_na_lam = secp256k1_ecmult_wnaf(wnaf_na_lam, 129, &na_lam, NOSTR_VT_W);
+  secp256k1_scalar_split_128(&ng_1, &ng_128, ng);
+  bits_ng_1 = secp256k1_ecmult_wnaf(wnaf_ng_1, 129, &ng_1, WINDOW_G);
+  bits_ng_128 = secp256k1_ecmult_wnaf(wnaf_ng_128, 129, &ng_128, WINDOW_G);
+  bits = bits_na_1;
+  if (bits_na_lam > bits) bits = bits_na_lam;
+  if (bits_ng_1 > bits) bits = bits_ng_1;
+  if (bits_ng_128 > bits) bits = bits_ng_128;
+
+  secp256k1_gej_set_infinity(r);
+  for (i = bits - 1; i >= 0; i--) {
+    int n;
+    secp256k1_gej_double_var(r, r, NULL);
+    if (i < bits_na_1 && (n = wnaf_na_1[i])) {
+      nostr_vt_get(&tmpa, t->pre, n);
+      secp256k1_gej_add_ge_var(r, r, &tmpa, NULL);
+    }
+    if (i < bits_na_lam && (n = wnaf_na_lam[i])) {
+      nostr_vt_get(&tmpa, t->pre_lam, n);
+      secp256k1_gej_add_ge_var(r, r, &tmpa, NULL);
+    }
+    if (i < bits_ng_1 && (n = wnaf_ng_1[i])) {
+      secp256k1_ecmult_table_get_ge_storage(&tmpa, secp256k1_pre_g, n, WINDOW_G);
+      secp256k1_gej_add_ge_var(r, r, &tmpa, NULL);
+    }
+    if (i < bits_ng_128 && (n = wnaf_ng_128[i])) {
+      secp256k1_ecmult_table_get_ge_storage(&tmpa, secp256k1_pre_g_128, n, WINDOW_G);
+      secp256k1_gej_add_ge_var(r, r, &tmpa, NULL);
+    }
+  }
+}
+
+/* secp256k1_schnorrsig_verify (0.2.0) with the multiplication above; table built for pubkey. */
+int nostr_schnorrsig_verify_with_table(const unsigned char *sig64, const unsigned char *msg, size_t msglen,
+                                       const secp256k1_xonly_pubkey *pubkey, const void *table) {
+  secp256k1_scalar s, e;
+  secp256k1_gej rj;
+  secp256k1_ge pk, r;
+  secp256k1_fe rx;
+  unsigned char buf[32];
+  int overflow;
+
+  if (!secp256k1_fe_set_b32(&rx, &sig64[0])) return 0;
+  secp256k1_scalar_set_b32(&s, &sig64[32], &overflow);
+  if (overflow) return 0;
+  if (!secp256k1_xonly_pubkey_load(secp256k1_context_static, &pk, pubkey)) return 0;
+
+  secp256k1_fe_get_b32(buf, &pk.x);
+  secp256k1_schnorrsig_challenge(&e, &sig64[0], msg, msglen, buf);
+
+  /* rj = s*G + (-e)*P */
+  secp256k1_scalar_negate(&e, &e);
+  nostr_ecmult_with_table(&rj, (const struct nostr_verify_table *)table, &e, &s);
+
+  secp256k1_ge_set_gej_var(&r, &rj);
+  if (secp256k1_ge_is_infinity(&r)) return 0;
+  secp256k1_fe_normalize_var(&r.y);
+  return !secp256k1_fe_is_odd(&r.y) && secp256k1_fe_equal_var(&rx, &r.x);
+}
+
 /* ---- test hooks (native tests; unreferenced in the wasm module, so the linker drops them) ---- */
 
 static void nostr_gej_to_b64(unsigned char out[64], secp256k1_gej *p) {
