@@ -1,8 +1,11 @@
-// crypto::ecdh_xonly takes the peer point from the parsed-key cache (src/crypto/secp256k1.cpp):
-// checked against the library's own path (the peer parsed as the compressed key 0x02 || x),
-// for fresh peers, repeated peers (cache hits), peers that share a cache set and evict each
-// other, and x values that are not on the curve or not below p, interleaved with verifications
-// that use the same cache.
+// crypto::ecdh_xonly takes the peer point from the parsed-key cache (src/crypto/secp256k1.cpp),
+// and from a peer's second use on multiplies with a cached table of its multiples
+// (secp256k1_core.c, nostr_ecdh_xonly_with_table): checked against the library's own path (the
+// peer parsed as the compressed key 0x02 || x, then secp256k1_ecdh and its ecmult_const), for
+// fresh peers, repeated peers, peers that share a cache set and evict each other, more peers
+// than there are tables, x values that are not on the curve or not below p, edge secret keys
+// (small, near n, near 2^128, both wNAF skews), interleaved with verifications that use the same
+// cache.
 #include <gtest/gtest.h>
 
 #include <secp256k1.h>
@@ -97,4 +100,69 @@ TEST(ecdh_cache_test, matches_the_library_for_fresh_repeated_and_evicted_peers) 
       }
     }
   }
+}
+
+TEST(ecdh_cache_test, edge_secret_keys_on_the_table_path) {
+  auto hex32 = [](const char* h) {
+    bytes32 b{};
+    for (int i = 0; i < 32; ++i) {
+      auto v = [](char c) { return c <= '9' ? c - '0' : c - 'a' + 10; };
+      b[i] = static_cast<std::uint8_t>(v(h[2 * i]) << 4 | v(h[2 * i + 1]));
+    }
+    return b;
+  };
+  std::vector<bytes32> sks;
+  for (std::uint8_t i = 1; i <= 20; ++i) {
+    bytes32 k{};
+    k[31] = i;
+    sks.push_back(k);
+  }
+  for (const char* h : {"fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364140",
+                        "fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd036413f",
+                        "7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0",
+                        "7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a1",
+                        "0000000000000000000000000000000100000000000000000000000000000000",
+                        "00000000000000000000000000000000ffffffffffffffffffffffffffffffff",
+                        "fffffffffffffffffffffffffffffffe00000000000000000000000000000000",
+                        "5555555555555555555555555555555555555555555555555555555555555555",
+                        "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+                        "8000000000000000000000000000000000000000000000000000000000000000"})
+    sks.push_back(hex32(h));
+  for (int bit = 0; bit < 256; bit += 5) {
+    bytes32 k{};
+    k[31 - bit / 8] = static_cast<std::uint8_t>(1u << (bit % 8));
+    sks.push_back(k);
+  }
+  for (std::uint32_t i = 0; i < 150; ++i) sks.push_back(derive(7000 + i));
+  for (std::uint32_t p = 0; p < 3; ++p) {
+    auto pub = crypto::xonly_public_key(derive(9000 + p));
+    ASSERT_TRUE(pub.ok());
+    int checked = 0;
+    for (const auto& sk : sks) {
+      bytes32 want{};
+      ASSERT_TRUE(reference_ecdh(sk, *pub, want)) << checked;
+      auto got = crypto::ecdh_xonly(sk, *pub);  // from the second call on: the table path
+      ASSERT_TRUE(got.ok());
+      ASSERT_EQ(*got, want);
+      ++checked;
+    }
+    EXPECT_GT(checked, 200);
+    // zero and n are refused on the table path too
+    bytes32 zero{};
+    EXPECT_EQ(crypto::ecdh_xonly(zero, *pub).code(), errc::invalid_secret_key);
+    EXPECT_EQ(crypto::ecdh_xonly(hex32("fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141"), *pub).code(),
+              errc::invalid_secret_key);
+  }
+}
+
+TEST(ecdh_cache_test, more_peers_than_tables) {
+  // 40 peers used three times each, round after round: tables are built, evicted and rebuilt.
+  std::vector<bytes32> peers;
+  for (std::uint32_t i = 0; i < 40; ++i) {
+    auto pub = crypto::xonly_public_key(derive(11000 + i));
+    ASSERT_TRUE(pub.ok());
+    peers.push_back(*pub);
+  }
+  for (int round = 0; round < 3; ++round)
+    for (std::size_t j = 0; j < peers.size(); ++j) expect_same(derive(12000 + static_cast<std::uint32_t>(j + 40 * round)), peers[j]);
 }
