@@ -29,7 +29,7 @@ void digest_of(const std::uint32_t s[8], std::uint8_t* out) {
 void finish_blocks(std::uint32_t s[8], const std::uint8_t* rest, std::size_t n, std::uint64_t total,
                    std::uint8_t* block) {
   const std::size_t blocks = n < 56 ? 1 : 2;
-  std::memcpy(block, rest, n);
+  if (n > 0) std::memcpy(block, rest, n);  // rest may be null when n is 0
   block[n] = 0x80;
   std::memset(block + n + 1, 0, blocks * 64 - 8 - (n + 1));
   const std::uint64_t bits = total * 8;
@@ -55,7 +55,7 @@ void hmac_init(hmac_state& st, const std::uint8_t* key, std::size_t key_len) {
     std::memcpy(k, kh.data(), 32);
     secure_zero(kh);
   } else {
-    std::memcpy(k, key, key_len);
+    if (key_len > 0) std::memcpy(k, key, key_len);  // key may be null when empty
   }
   for (auto& b : k) b ^= 0x36;
   std::memcpy(st.inner, kInit, sizeof kInit);
@@ -76,6 +76,7 @@ bytes32 hmac_run(const hmac_state& st, const std::uint8_t* const* parts, const s
   for (int i = 0; i < count; ++i) {
     const std::uint8_t* p = parts[i];
     std::size_t n = lens[i];
+    if (n == 0) continue;  // p may be null
     total += n;
     if (held > 0) {
       std::size_t take = std::min(n, 64 - held);
@@ -96,7 +97,7 @@ bytes32 hmac_run(const hmac_state& st, const std::uint8_t* const* parts, const s
     held = n;
   }
   std::uint8_t tail[64];
-  std::memcpy(tail, block, held);
+  if (held > 0) std::memcpy(tail, block, held);
   finish_blocks(s, tail, held, total, block);
   std::uint8_t inner_digest[32];
   digest_of(s, inner_digest);
@@ -128,6 +129,7 @@ bytes32 sha256(const std::uint8_t* data, std::size_t n) {
 sha256_stream::sha256_stream() { std::memcpy(s_, kInit, sizeof s_); }
 
 void sha256_stream::update(const std::uint8_t* data, std::size_t n) {
+  if (n == 0) return;  // data may be null
   std::size_t held = static_cast<std::size_t>(bytes_ % 64);
   bytes_ += n;
   if (held > 0) {

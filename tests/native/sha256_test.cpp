@@ -28,17 +28,21 @@ std::vector<std::uint8_t> pattern(std::size_t n, std::uint32_t seed) {
   return v;
 }
 
+// libsodium declares its pointers non-null even for empty input.
+const std::uint8_t kNothing[1] = {0};
+const std::uint8_t* ptr(const std::vector<std::uint8_t>& v) { return v.empty() ? kNothing : v.data(); }
+
 bytes32 sodium_sha256(const std::vector<std::uint8_t>& m) {
   bytes32 out{};
-  crypto_hash_sha256(out.data(), m.data(), m.size());
+  crypto_hash_sha256(out.data(), ptr(m), m.size());
   return out;
 }
 
 bytes32 sodium_hmac(const std::vector<std::uint8_t>& key, const std::vector<std::uint8_t>& m) {
   crypto_auth_hmacsha256_state st;
   bytes32 out{};
-  crypto_auth_hmacsha256_init(&st, key.data(), key.size());
-  crypto_auth_hmacsha256_update(&st, m.data(), m.size());
+  crypto_auth_hmacsha256_init(&st, ptr(key), key.size());
+  crypto_auth_hmacsha256_update(&st, ptr(m), m.size());
   crypto_auth_hmacsha256_final(&st, out.data());
   return out;
 }
