@@ -1,6 +1,7 @@
-/* SHA-256 compression function (FIPS 180-4, section 6.2.2), our own: the rounds fully unrolled
- * with the eight working variables renamed instead of shifted, and the message schedule kept in
- * sixteen locals and extended on the fly, so on wasm the whole block lives in locals (libsodium
+/* SHA-256 compression function (FIPS 180-4, section 6.2.2), our own: the rounds unrolled (0-15,
+ * then one 16-round body three times) with the eight working variables renamed instead of
+ * shifted, and the message schedule kept in sixteen locals and extended on the fly, so on wasm
+ * the whole block lives in locals (libsodium
  * 1.0.18's portable code keeps its schedule and state in memory arrays). Used by hash.cpp for
  * every SHA-256, HMAC and HKDF of the core (libsecp256k1 keeps its own for the BIP-340 tagged
  * hashes: it is register-based too, and measured as fast). No branch or memory index depends on
