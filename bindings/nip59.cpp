@@ -54,7 +54,8 @@ val wrap_event(std::size_t template_len, const std::string& recipient_hex, doubl
   bytes32 recipient{};
   if (!read_pubkey(recipient_hex, recipient))
     return fail(make_error(errc::invalid_public_key, "recipient must be 64 lowercase hex characters"));
-  auto author = crypto::keypair::from_secret(sk.b);
+  // Remembered: an author who wraps again skips the point multiplication of their public key.
+  auto author = crypto::keypair::from_secret_remembered(sk.b);
   if (!author) return fail(author.err());
   auto ck = nip44::get_conversation_key(sk.b, recipient);
   if (!ck) return fail(ck.err());

@@ -31,7 +31,7 @@ val create_seal(const std::string& rumor_json, const std::string& recipient_hex,
   bytes32 recipient{};
   if (!read_pubkey(recipient_hex, recipient))
     return fail(make_error(errc::invalid_public_key, "recipient must be 64 lowercase hex characters"));
-  auto author = crypto::keypair::from_secret(sk.b);
+  auto author = crypto::keypair::from_secret_remembered(sk.b);
   if (!author) return fail(author.err());
   auto ck = nip44::get_conversation_key(sk.b, recipient);
   if (!ck) return fail(ck.err());

@@ -12,13 +12,19 @@ endif()
 # secp256k1_core.c is secp256k1.c with our own generator multiplication (see its header).
 add_library(secp256k1 STATIC
   ${CMAKE_SOURCE_DIR}/src/crypto/secp256k1_core.c
-  ${CMAKE_SOURCE_DIR}/src/crypto/secp256k1_tables.c)
+  ${CMAKE_SOURCE_DIR}/src/crypto/secp256k1_tables.c
+  # our SHA-256 compression: here so that secp256k1_core.c (the library's own hashes) and the
+  # core's hash.cpp share it
+  ${CMAKE_SOURCE_DIR}/src/crypto/sha256_compress.c)
 target_include_directories(secp256k1 SYSTEM PUBLIC ${SECP_DIR}/include PRIVATE ${SECP_DIR}/src ${SECP_DIR})
 # Signed digit width of our generator multiplication. Measured on wasm (sign, one key): 4 is
-# ~8% slower than 5, 5 ~6% slower than 6; 7 is no faster than 6 (its 64-entry scans cost what
-# the 6 fewer additions save). The table is NOSTR_GEN_N x 2^(W-1) points: 88 KB of memory at 6.
-set(NOSTR_GEN_W 6 CACHE STRING "signed digit width of our generator multiplication (3..8)")
-target_compile_definitions(secp256k1 PRIVATE NOSTR_GEN_W=${NOSTR_GEN_W})
+# ~8% slower than 5, 5 ~6% slower than 6. Since the table scan uses 128-bit lanes, 7 is ~5%
+# faster than 6 (37 additions instead of 43), and 8 only ~2% faster than 7 for twice the table.
+# The table is NOSTR_GEN_N x 2^(W-1) points, built by the first signature or key pair on wasm:
+# at 7, 148 KB of memory and ~9-15 ms once (6: 86 KB, ~5-11 ms), in V8's baseline tier.
+# (Named NOSTR_GEN_WINDOW, not the earlier NOSTR_GEN_W, so existing build trees pick up 7.)
+set(NOSTR_GEN_WINDOW 7 CACHE STRING "signed digit width of our generator multiplication (3..8)")
+target_compile_definitions(secp256k1 PRIVATE NOSTR_GEN_W=${NOSTR_GEN_WINDOW})
 # Table sizes cost start-up time and memory, not download size (the tables are computed).
 set(NOSTR_ECMULT_WINDOW_SIZE 8 CACHE STRING "libsecp256k1 verification window (2..15), native")
 # On wasm a wider window. Measured (verify, and the table computation in init(), which runs in

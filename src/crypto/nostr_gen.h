@@ -3,7 +3,7 @@
 #ifndef NOSTR_GEN_H
 #define NOSTR_GEN_H
 #ifndef NOSTR_GEN_W
-#define NOSTR_GEN_W 6
+#define NOSTR_GEN_W 7
 #endif
 #define NOSTR_GEN_N ((256 + NOSTR_GEN_W - 1) / NOSTR_GEN_W)
 #define NOSTR_GEN_HALF (1 << (NOSTR_GEN_W - 1))

@@ -5,11 +5,23 @@
 #include <secp256k1_extrakeys.h>
 #include <secp256k1_schnorrsig.h>
 
+#include <cstdlib>
 #include <cstring>
 
 #include "crypto/hash.hpp"
 
-extern "C" void nostr_secp256k1_compute_tables(void);  // src/crypto/secp256k1_tables.c
+extern "C" {
+void nostr_secp256k1_compute_tables(void);  // src/crypto/secp256k1_tables.c
+// src/crypto/secp256k1_core.c: BIP-340 verification with a cached table of the key's multiples
+std::size_t nostr_verify_table_size(void);
+int nostr_verify_table_build(void* table, const secp256k1_xonly_pubkey* pubkey);
+int nostr_schnorrsig_verify_with_table(const unsigned char* sig64, const unsigned char* msg, std::size_t msglen,
+                                       const secp256k1_xonly_pubkey* pubkey, const void* table);
+// the same for x-only ECDH with a cached table of the peer's multiples (constant time in the key)
+std::size_t nostr_ecdh_table_size(void);
+int nostr_ecdh_table_build(void* table, const secp256k1_pubkey* point);
+int nostr_ecdh_xonly_with_table(unsigned char* x32, const unsigned char* scalar, const void* table);
+}
 
 namespace nostr::crypto {
 namespace {
@@ -146,6 +158,8 @@ struct parsed_key {
   bytes32 key{};
   secp256k1_xonly_pubkey point{};
   bool used = false;
+  std::uint8_t verifies = 0;  // uses since it was parsed (saturating): a second one builds a table
+  std::uint8_t ecdhs = 0;
 };
 struct parsed_key_set {
   parsed_key way[2];
@@ -153,16 +167,17 @@ struct parsed_key_set {
 };
 parsed_key_set g_parsed_keys[128];
 
-const secp256k1_xonly_pubkey* parse_xonly_cached(const bytes32& pub) {
+parsed_key* parse_xonly_cached(const bytes32& pub) {
   parsed_key_set& set = g_parsed_keys[(pub[0] ^ pub[31]) & 127];
   for (unsigned w = 0; w < 2; ++w) {
     if (set.way[w].used && set.way[w].key == pub) {
       set.recent = w;
-      return &set.way[w].point;
+      return &set.way[w];
     }
   }
   unsigned victim = set.recent ^ 1u;
   parsed_key& slot = set.way[victim];
+  slot.verifies = slot.ecdhs = 0;
   if (secp256k1_xonly_pubkey_parse(ctx(), &slot.point, pub.data()) != 1) {
     slot.used = false;
     return nullptr;
@@ -170,26 +185,82 @@ const secp256k1_xonly_pubkey* parse_xonly_cached(const bytes32& pub) {
   slot.key = pub;
   slot.used = true;
   set.recent = victim;
-  return &slot.point;
+  return &slot;
 }
+
+// True the second time (and after) a cached key is used this way.
+bool used_before(std::uint8_t& count) {
+  const bool before = count > 0;
+  if (count < 255) ++count;
+  return before;
+}
+
+// Tables of recurring keys (secp256k1_core.c): for verification, 32 odd multiples of the key
+// and of its lambda multiple (~5 KB each on wasm); for ECDH, 16 of each (~3 KB). Built the second
+// time a key is used that way while it is in the parsed-key cache, so a key used once (a gift
+// wrap's one-time key) never pays for one. A few of each, replaced round-robin. Public data only.
+struct key_table {
+  bytes32 owner{};
+  void* table = nullptr;  // allocated once, reused
+  bool valid = false;
+};
+template <unsigned N>
+struct key_tables {
+  key_table slot[N];
+  unsigned next = 0;
+
+  template <typename Build>
+  const void* find_or_build(const bytes32& pub, std::size_t size, Build build) {
+    for (auto& t : slot)
+      if (t.valid && t.owner == pub) return t.table;
+    key_table& t = slot[next++ % N];
+    if (t.table == nullptr) t.table = std::malloc(size);
+    t.valid = false;
+    if (t.table == nullptr || build(t.table) != 1) return nullptr;
+    t.owner = pub;
+    t.valid = true;
+    return t.table;
+  }
+};
+key_tables<32> g_verify_tables;
+key_tables<16> g_ecdh_tables;
 
 }  // namespace
 
 bool schnorr_verify(const bytes64& sig, const std::uint8_t* msg, std::size_t len, const bytes32& pub) {
-  const secp256k1_xonly_pubkey* pk = parse_xonly_cached(pub);
-  if (pk == nullptr) return false;
+  parsed_key* entry = parse_xonly_cached(pub);
+  if (entry == nullptr) return false;
+  const secp256k1_xonly_pubkey* pk = &entry->point;
+  if (used_before(entry->verifies)) {
+    const void* table = g_verify_tables.find_or_build(pub, nostr_verify_table_size(),
+                                                      [pk](void* t) { return nostr_verify_table_build(t, pk); });
+    if (table != nullptr) return nostr_schnorrsig_verify_with_table(sig.data(), msg, len, pk, table) == 1;
+  }
   return secp256k1_schnorrsig_verify(ctx(), sig.data(), msg, len, pk) == 1;
 }
 
+// The peer point comes from the parsed-key cache above: the even-y point of x, which is what
+// parsing 0x02 || x as a compressed key gives, and libsecp256k1 0.2.0 stores x-only keys in the
+// secp256k1_pubkey layout (extrakeys' xonly_pubkey_save is pubkey_save on the same 64 bytes).
+// A repeated peer (a gift wrap's recipient twice per wrap, a conversation partner) then costs no
+// square root. x is public; the multiplication by sk stays the library's constant-time one.
+static_assert(sizeof(secp256k1_xonly_pubkey) == sizeof(secp256k1_pubkey), "x-only and full keys share a layout");
+
 result<bytes32> ecdh_xonly(const bytes32& sk, const bytes32& pub) {
-  unsigned char compressed[33];
-  compressed[0] = 0x02;
-  std::memcpy(compressed + 1, pub.data(), 32);
-  secp256k1_pubkey point;
-  if (secp256k1_ec_pubkey_parse(ctx(), &point, compressed, sizeof compressed) != 1)
-    return make_error(errc::invalid_public_key, "public key is not an x coordinate on the curve");
+  parsed_key* entry = parse_xonly_cached(pub);
+  if (entry == nullptr) return make_error(errc::invalid_public_key, "public key is not an x coordinate on the curve");
+  const auto* point = reinterpret_cast<const secp256k1_pubkey*>(&entry->point);
   bytes32 x{};
-  if (secp256k1_ecdh(ctx(), x.data(), &point, sk.data(), copy_x, nullptr) != 1)
+  if (used_before(entry->ecdhs)) {
+    const void* table = g_ecdh_tables.find_or_build(pub, nostr_ecdh_table_size(),
+                                                    [point](void* t) { return nostr_ecdh_table_build(t, point); });
+    if (table != nullptr) {
+      if (nostr_ecdh_xonly_with_table(x.data(), sk.data(), table) != 1)
+        return make_error(errc::invalid_secret_key, "secret key is zero or not below the curve order");
+      return x;
+    }
+  }
+  if (secp256k1_ecdh(ctx(), x.data(), point, sk.data(), copy_x, nullptr) != 1)
     return make_error(errc::invalid_secret_key, "secret key is zero or not below the curve order");
   return x;
 }

@@ -177,7 +177,7 @@ result<event> wrap(const event& rumor, const bytes32& author_sk, std::string_vie
   bytes32 recipient{};
   if (!parse_pubkey(recipient_pubkey_hex, recipient))
     return make_error(errc::invalid_public_key, "recipient must be 64 lowercase hex characters");
-  auto author = crypto::keypair::from_secret(author_sk);
+  auto author = crypto::keypair::from_secret_remembered(author_sk);
   if (!author) return author.err();
   auto ck = nip44::get_conversation_key(author_sk, recipient);
   if (!ck) return ck.err();
@@ -241,9 +241,9 @@ result<unwrapped> unwrap(const event& wrap, const bytes32& recipient_sk, const u
     return make_error(errc::invalid_secret_key, "secret key is zero or not below the curve order");
   std::string me;  // only the recipient-tag check needs our pubkey (one more point multiplication)
   if (options.require_recipient_tag) {
-    auto pub = crypto::xonly_public_key(recipient_sk);
-    if (!pub) return pub.err();
-    me = hex::encode(*pub);
+    auto kp = crypto::keypair::from_secret_remembered(recipient_sk);  // a recipient's key recurs
+    if (!kp) return kp.err();
+    me = hex::encode(kp->public_key());
   }
   return unwrap(
       wrap, [&](const bytes32& peer) { return nip44::get_conversation_key(recipient_sk, peer); }, me, options);
