@@ -10,13 +10,14 @@ endif()
 # --- libsecp256k1 0.2.0: secp256k1.c, no config header. Its precomputed tables are computed at
 # start-up by our src/crypto/secp256k1_tables.c instead of being compiled in (72 KB less wasm).
 # secp256k1_core.c is secp256k1.c with our own generator multiplication (see its header).
-add_library(secp256k1 STATIC
+function(nostr_add_secp256k1 name)
+add_library(${name} STATIC
   ${CMAKE_SOURCE_DIR}/src/crypto/secp256k1_core.c
   ${CMAKE_SOURCE_DIR}/src/crypto/secp256k1_tables.c
   # our SHA-256 compression: here so that secp256k1_core.c (the library's own hashes) and the
   # core's hash.cpp share it
   ${CMAKE_SOURCE_DIR}/src/crypto/sha256_compress.c)
-target_include_directories(secp256k1 SYSTEM PUBLIC ${SECP_DIR}/include PRIVATE ${SECP_DIR}/src ${SECP_DIR})
+target_include_directories(${name} SYSTEM PUBLIC ${SECP_DIR}/include PRIVATE ${SECP_DIR}/src ${SECP_DIR})
 # Signed digit width of our generator multiplication. Measured on wasm (sign, one key): 4 is
 # ~8% slower than 5, 5 ~6% slower than 6. Since the table scan uses 128-bit lanes, 7 is ~5%
 # faster than 6 (37 additions instead of 43), and 8 only ~2% faster than 7 for twice the table.
@@ -24,7 +25,7 @@ target_include_directories(secp256k1 SYSTEM PUBLIC ${SECP_DIR}/include PRIVATE $
 # at 7, 148 KB of memory and ~9-15 ms once (6: 86 KB, ~5-11 ms), in V8's baseline tier.
 # (Named NOSTR_GEN_WINDOW, not the earlier NOSTR_GEN_W, so existing build trees pick up 7.)
 set(NOSTR_GEN_WINDOW 7 CACHE STRING "signed digit width of our generator multiplication (3..8)")
-target_compile_definitions(secp256k1 PRIVATE NOSTR_GEN_W=${NOSTR_GEN_WINDOW})
+target_compile_definitions(${name} PRIVATE NOSTR_GEN_W=${NOSTR_GEN_WINDOW})
 # Table sizes cost start-up time and memory, not download size (the tables are computed).
 set(NOSTR_ECMULT_WINDOW_SIZE 8 CACHE STRING "libsecp256k1 verification window (2..15), native")
 # On wasm a wider window. Measured (verify, and the table computation in init(), which runs in
@@ -35,18 +36,27 @@ if(EMSCRIPTEN)
   set(NOSTR_ECMULT_WINDOW_SIZE ${NOSTR_WASM_ECMULT_WINDOW_SIZE})
 endif()
 set(NOSTR_ECMULT_GEN_PREC_BITS 4 CACHE STRING "libsecp256k1 signing table bits (2, 4 or 8)")
-target_compile_definitions(secp256k1 PRIVATE
+target_compile_definitions(${name} PRIVATE
   ENABLE_MODULE_SCHNORRSIG=1 ENABLE_MODULE_EXTRAKEYS=1 ENABLE_MODULE_ECDH=1
   ECMULT_WINDOW_SIZE=${NOSTR_ECMULT_WINDOW_SIZE} ECMULT_GEN_PREC_BITS=${NOSTR_ECMULT_GEN_PREC_BITS})
 if(EMSCRIPTEN)
   # wasm32 has __int128 only through __multi3 calls: 64-bit limbs are ~3x faster there.
-  target_compile_definitions(secp256k1 PRIVATE USE_FORCE_WIDEMUL_INT64=1)
+  target_compile_definitions(${name} PRIVATE USE_FORCE_WIDEMUL_INT64=1)
   # SIMD lets clang pair the 32x32->64 limb products of the field multiplication (i64x2
   # extmul): verify ~5% faster. Every engine the package targets has wasm SIMD (Node 16.4+,
   # Chrome 91+, Firefox 89+, Safari 16.4+).
-  target_compile_options(secp256k1 PRIVATE -msimd128)
+  target_compile_options(${name} PRIVATE -msimd128)
 endif()
-target_compile_options(secp256k1 PRIVATE -w)
+target_compile_options(${name} PRIVATE -w)
+endfunction()
+nostr_add_secp256k1(secp256k1)
+# The demo page's module (cmake/wasm.cmake: core-web) links a copy without the cached tables of
+# recurring keys' multiples (src/crypto/secp256k1_core.c, NOSTR_KEY_TABLES): 22 KB raw / ~7 KB gz
+# less WASM; a page verifies and encrypts for a handful of keys, where the tables do not pay.
+if(EMSCRIPTEN)
+  nostr_add_secp256k1(secp256k1_web)
+  target_compile_definitions(secp256k1_web PRIVATE NOSTR_KEY_TABLES=0)
+endif()
 
 # --- libsodium 1.0.18, only what NIP-44 needs: SHA-256, HMAC-SHA256, ChaCha20, constant-time compare.
 set(SODIUM_SRC "${SODIUM_DIR}/src/libsodium")

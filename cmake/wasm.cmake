@@ -57,7 +57,7 @@ foreach(name support keys event nip19 nip44 nip59 wrap_inputs relay nip_xx agx)
   list(APPEND NOSTR_WEB_BINDING_SOURCES ${CMAKE_SOURCE_DIR}/bindings/${name}.cpp)
 endforeach()
 add_executable(core-web ${NOSTR_WEB_BINDING_SOURCES})
-target_link_libraries(core-web PRIVATE nostr_core secp256k1 sodium)
+target_link_libraries(core-web PRIVATE nostr_core secp256k1_web sodium)
 target_compile_options(core-web PRIVATE ${NOSTR_WASM_COMPILE_OPTIONS})
 # Its loader reads no Module option but wasmBinary (build-demo loads it in Node to check it; the
 # page passes only getRandomValue, which libsodium reads itself) and keeps no errno: 0.3 KB gz.
@@ -66,8 +66,10 @@ target_compile_options(core-web PRIVATE ${NOSTR_WASM_COMPILE_OPTIONS})
 # and left out: -sWASM_BIGINT (loader -12 B, wasm +78 B gz), -sSUPPORT_LONGJMP=0, -sPOLYFILL=0,
 # -sSTRICT, the MIN_*_VERSION settings (no change); -sDECLARE_ASM_MODULE_EXPORTS=0 does not link
 # with MODULARIZE.
+# Links at -Os (the later flag wins over the shared -O3): 1.5 KB gz less; the page's speed
+# targets are ready-to-chat and first-token times, which did not move (README "The demo").
 target_link_options(core-web PRIVATE ${NOSTR_WASM_LINK_FLAGS} -sINCOMING_MODULE_JS_API=[wasmBinary] -sSUPPORT_ERRNO=0
-  -sENVIRONMENT=web -sTEXTDECODER=2)
+  -sENVIRONMENT=web -sTEXTDECODER=2 -Os)
 set_target_properties(core-web PROPERTIES SUFFIX ".mjs" RUNTIME_OUTPUT_DIRECTORY ${NOSTR_DIST_DIR})
 target_compile_options(nostr_core PRIVATE -O3 -flto -fno-rtti)
 

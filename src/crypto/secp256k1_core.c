@@ -216,6 +216,12 @@ static void secp256k1_ecmult_gen_blind(secp256k1_ecmult_gen_context *ctx, const 
 
 #include "secp256k1.c"
 
+/* Built without the cached key tables (NOSTR_KEY_TABLES=0, the demo page's module: ~3.6 KB gz
+ * less, and a page verifies and encrypts for few keys): the functions below report "no table". */
+#ifndef NOSTR_KEY_TABLES
+#define NOSTR_KEY_TABLES 1
+#endif
+#if NOSTR_KEY_TABLES
 /* ---- BIP-340 verification with a cached table of the public key's multiples ----
  *
  * The library's verification (secp256k1_ecmult, Strauss with the GLV split) builds, for every
@@ -337,6 +343,16 @@ int nostr_schnorrsig_verify_with_table(const unsigned char *sig64, const unsigne
   return !secp256k1_fe_is_odd(&r.y) && secp256k1_fe_equal_var(&rx, &r.x);
 }
 
+#else /* NOSTR_KEY_TABLES == 0: no cached tables; secp256k1.cpp then uses the library's path */
+size_t nostr_verify_table_size(void) { return 1; }
+int nostr_verify_table_build(void *table, const secp256k1_xonly_pubkey *pubkey) { (void)table; (void)pubkey; return 0; }
+int nostr_schnorrsig_verify_with_table(const unsigned char *sig64, const unsigned char *msg, size_t msglen,
+                                       const secp256k1_xonly_pubkey *pubkey, const void *table) {
+  (void)sig64; (void)msg; (void)msglen; (void)pubkey; (void)table;
+  return 0;
+}
+#endif
+
 /* ---- test hooks (native tests; unreferenced in the wasm module, so the linker drops them) ---- */
 
 static void nostr_gej_to_b64(unsigned char out[64], secp256k1_gej *p) {
@@ -372,6 +388,7 @@ int nostr_secp256k1_gen_check(const secp256k1_context *c, const unsigned char k3
 /* L = W * N: the digit string's length in bits (tests aim scalars at extreme digit strings). */
 int nostr_secp256k1_gen_bits(void) { return NOSTR_GEN_W * NOSTR_GEN_N; }
 
+#if NOSTR_KEY_TABLES
 /* ---- x-only ECDH with a cached table of the peer's multiples ----
  *
  * The library's constant-time multiplication (secp256k1_ecmult_const: GLV split, signed 4-bit
@@ -477,3 +494,11 @@ int nostr_ecdh_xonly_with_table(unsigned char *x32, const unsigned char *scalar,
   secp256k1_ge_clear(&pt);
   return !overflow;
 }
+#else /* NOSTR_KEY_TABLES == 0 */
+size_t nostr_ecdh_table_size(void) { return 1; }
+int nostr_ecdh_table_build(void *table, const secp256k1_pubkey *point) { (void)table; (void)point; return 0; }
+int nostr_ecdh_xonly_with_table(unsigned char *x32, const unsigned char *scalar, const void *table) {
+  (void)x32; (void)scalar; (void)table;
+  return 0;
+}
+#endif
