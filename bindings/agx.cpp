@@ -15,6 +15,7 @@
 
 #include "event/event_json.hpp"
 #include "event/event_reader.hpp"
+#include "agx_helpers.hpp"
 #include "keys.hpp"
 #include "nips/nip44.hpp"
 #include "nips/nip59.hpp"
@@ -36,17 +37,9 @@ namespace {
 
 using json = dom::value;
 
-std::vector<std::string> string_list(const std::string& text);  // JSON array -> its strings
-
-std::string fresh_id() {
-  std::uint8_t r[16];
-  random_fill(r, sizeof r);
-  return agx::new_id(r);
-}
-
-std::optional<std::string> opt(bool present, const std::string& s) {
-  return present ? std::optional<std::string>(s) : std::nullopt;
-}
+using agx_glue::fresh_id;
+using agx_glue::opt;
+using agx_glue::string_list;
 
 json raw_json(const std::optional<std::string>& text) {
   if (!text) return nullptr;
@@ -431,15 +424,6 @@ val nip05_pubkey(const std::string& body, const std::string& name) {
 }
 
 // --- handler keys (string_list is declared above)
-
-std::vector<std::string> string_list(const std::string& text) {
-  std::vector<std::string> out;
-  auto j = parse_json(text);
-  if (!j.is_array()) return out;
-  for (const auto& e : j)
-    if (e.is_string()) out.push_back(e.get<std::string>());
-  return out;
-}
 
 // --- routing state: authorization policy, handler keys, open requests
 

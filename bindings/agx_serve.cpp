@@ -17,6 +17,7 @@
 #include "protocols/agx/card.hpp"
 #include "protocols/agx/message.hpp"
 #include "protocols/agx/task_gate.hpp"
+#include "agx_helpers.hpp"
 #include "support.hpp"
 #include "wrap_inputs.hpp"
 
@@ -25,25 +26,9 @@ namespace {
 
 using json = dom::value;
 
-// The same small helpers as agx.cpp's (each file links on its own).
-std::string fresh_id() {
-  std::uint8_t r[16];
-  random_fill(r, sizeof r);
-  return agx::new_id(r);
-}
-
-std::optional<std::string> opt(bool present, const std::string& s) {
-  return present ? std::optional<std::string>(s) : std::nullopt;
-}
-
-std::vector<std::string> string_list(const std::string& text) {  // JSON array -> its strings
-  std::vector<std::string> out;
-  auto j = parse_json(text);
-  if (!j.is_array()) return out;
-  for (const auto& e : j)
-    if (e.is_string()) out.push_back(e.get<std::string>());
-  return out;
-}
+using agx_glue::fresh_id;
+using agx_glue::opt;
+using agx_glue::string_list;
 
 // --- results and receipts of served tasks
 
