@@ -2,6 +2,7 @@
 
 #include "crypto/hash.hpp"
 #include "event/event_json.hpp"
+#include "json/scan.hpp"
 #include "util/hex.hpp"
 
 namespace nostr {
@@ -14,7 +15,6 @@ kind_class classify_kind(std::int64_t kind) {
 }
 
 void append_json_string(std::string& out, std::string_view s) {
-  static constexpr char kHex[] = "0123456789abcdef";
   out.push_back('"');
   std::size_t run = 0;  // start of the current run of verbatim bytes
   for (std::size_t i = 0; i < s.size(); ++i) {
@@ -22,19 +22,7 @@ void append_json_string(std::string& out, std::string_view s) {
     if (c >= 0x20 && c != '"' && c != '\\') continue;
     out.append(s.data() + run, i - run);
     run = i + 1;
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      default:
-        out += "\\u00";
-        out.push_back(kHex[c >> 4]);
-        out.push_back(kHex[c & 15]);
-    }
+    json_scan::append_escape(out, c);
   }
   out.append(s.data() + run, s.size() - run);
   out.push_back('"');

@@ -21,6 +21,26 @@ struct cursor {
   bool at_end() const { return p >= e; }
 };
 
+// Appends the escape of a byte JSON strings must escape (a control character, '"' or '\\'):
+// the short forms where JSON has one, \u00XX otherwise. The NIP-01 id serialization and the DOM
+// writer escape alike.
+inline void append_escape(std::string& out, u8 c) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  switch (c) {
+    case '"': out += "\\\""; break;
+    case '\\': out += "\\\\"; break;
+    case '\n': out += "\\n"; break;
+    case '\r': out += "\\r"; break;
+    case '\t': out += "\\t"; break;
+    case '\b': out += "\\b"; break;
+    case '\f': out += "\\f"; break;
+    default:
+      out += "\\u00";
+      out.push_back(kHex[c >> 4]);
+      out.push_back(kHex[c & 15]);
+  }
+}
+
 inline int hex_digit(u8 c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
