@@ -244,22 +244,29 @@ struct nostr_verify_table {
 size_t nostr_verify_table_size(void) { return sizeof(struct nostr_verify_table); }
 
 /* Fills t for a parsed x-only key. Returns 0 if the key does not load. */
+/* pre[i] = (2i + 1) * P and pre_lam[i] = lambda * pre[i], affine and normalized, for i < n
+ * (n <= NOSTR_VT_N): the tables of both cached multiplications (verification here, ECDH below).
+ * P is public, so variable time. */
+static void nostr_odd_multiples(secp256k1_ge *pre, secp256k1_ge *pre_lam, const secp256k1_ge *p, int n) {
+  secp256k1_gej all[NOSTR_VT_N], twice;
+  int i;
+  secp256k1_gej_set_ge(&all[0], p);
+  secp256k1_gej_double_var(&twice, &all[0], NULL);
+  for (i = 1; i < n; i++) secp256k1_gej_add_var(&all[i], &all[i - 1], &twice, NULL);
+  secp256k1_ge_set_all_gej_var(pre, all, (size_t)n);
+  for (i = 0; i < n; i++) {
+    secp256k1_fe_normalize_var(&pre[i].x);
+    secp256k1_fe_normalize_var(&pre[i].y);
+    secp256k1_ge_mul_lambda(&pre_lam[i], &pre[i]);
+    secp256k1_fe_normalize_var(&pre_lam[i].x);
+  }
+}
+
 int nostr_verify_table_build(void *table, const secp256k1_xonly_pubkey *pubkey) {
   struct nostr_verify_table *t = (struct nostr_verify_table *)table;
-  secp256k1_gej all[NOSTR_VT_N], twice;
   secp256k1_ge pk;
-  int i;
   if (!secp256k1_xonly_pubkey_load(secp256k1_context_static, &pk, pubkey)) return 0;
-  secp256k1_gej_set_ge(&all[0], &pk);
-  secp256k1_gej_double_var(&twice, &all[0], NULL);
-  for (i = 1; i < NOSTR_VT_N; i++) secp256k1_gej_add_var(&all[i], &all[i - 1], &twice, NULL);
-  secp256k1_ge_set_all_gej_var(t->pre, all, NOSTR_VT_N);
-  for (i = 0; i < NOSTR_VT_N; i++) {
-    secp256k1_fe_normalize_var(&t->pre[i].x);
-    secp256k1_fe_normalize_var(&t->pre[i].y);
-    secp256k1_ge_mul_lambda(&t->pre_lam[i], &t->pre[i]);
-    secp256k1_fe_normalize_var(&t->pre_lam[i].x);
-  }
+  nostr_odd_multiples(t->pre, t->pre_lam, &pk, NOSTR_VT_N);
   return 1;
 }
 
@@ -402,6 +409,7 @@ int nostr_secp256k1_gen_bits(void) { return NOSTR_GEN_W * NOSTR_GEN_N; }
  * branch or an index. The table itself holds only public data. */
 #define NOSTR_CT_W 6
 #define NOSTR_CT_N ECMULT_TABLE_SIZE(NOSTR_CT_W) /* 16 */
+typedef char nostr_ct_fits[NOSTR_CT_N <= NOSTR_VT_N ? 1 : -1]; /* nostr_odd_multiples' bound */
 
 struct nostr_ecdh_table {
   secp256k1_ge pre[NOSTR_CT_N];     /* (2i + 1) * P, affine */
@@ -414,20 +422,9 @@ size_t nostr_ecdh_table_size(void) { return sizeof(struct nostr_ecdh_table); }
  * not load. */
 int nostr_ecdh_table_build(void *table, const secp256k1_pubkey *point) {
   struct nostr_ecdh_table *t = (struct nostr_ecdh_table *)table;
-  secp256k1_gej all[NOSTR_CT_N], twice;
   secp256k1_ge p;
-  int i;
   if (!secp256k1_pubkey_load(secp256k1_context_static, &p, point)) return 0;
-  secp256k1_gej_set_ge(&all[0], &p);
-  secp256k1_gej_double_var(&twice, &all[0], NULL);
-  for (i = 1; i < NOSTR_CT_N; i++) secp256k1_gej_add_var(&all[i], &all[i - 1], &twice, NULL);
-  secp256k1_ge_set_all_gej_var(t->pre, all, NOSTR_CT_N);
-  for (i = 0; i < NOSTR_CT_N; i++) {
-    secp256k1_fe_normalize(&t->pre[i].x);
-    secp256k1_fe_normalize(&t->pre[i].y);
-    secp256k1_ge_mul_lambda(&t->pre_lam[i], &t->pre[i]);
-    secp256k1_fe_normalize(&t->pre_lam[i].x);
-  }
+  nostr_odd_multiples(t->pre, t->pre_lam, &p, NOSTR_CT_N); /* the peer point is public */
   return 1;
 }
 
