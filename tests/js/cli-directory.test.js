@@ -590,6 +590,18 @@ describe('cli directory: every documented error body, redirects, rate limits, an
     assert.match(b.stderr, /Wait 42 s/);
   });
 
+  it("whoami with the fixture's other principal bodies: a Settings key (unscoped) and a browser session", async () => {
+    dir.queueRpc('account/principal/get', { status: 200, body: { json: structuredClone(CONTRACT.principal.legacyKeyOutput) } });
+    const legacy = lastJson((await agx(['whoami', '--json'], { env })).stdout);
+    assert.deepEqual(legacy.apiKey, { id: 'k_legacy', name: 'Settings key', scoped: false, scopes: [], clientId: null, hostLabel: null, expiresAt: null });
+    assert.equal(legacy.source, 'AGX_API_KEY');
+    dir.queueRpc('account/principal/get', { status: 200, body: { json: structuredClone(CONTRACT.principal.sessionOutput) } });
+    const session = await agx(['whoami'], { env });
+    assert.equal(session.code, 0, session.stderr);
+    assert.match(session.stdout, /organization +-\n/);
+    assert.match(session.stdout, /scopes +full access \(unscoped key\)/);
+  });
+
   it('a newer server\'s unknown data.code falls back to its status; an HTML 200 is not a result', async () => {
     dir.queueRpc('agentIndex/searchListings', { status: 403, body: { json: { defined: false, code: 'FORBIDDEN', status: 403, message: 'Newer rule', data: { code: 'SOMETHING_NEW' } } } });
     assert.equal((await agx(['search', 'x'], { env })).code, 6);

@@ -8,6 +8,7 @@ import { createServer } from 'node:http';
 import { CONTRACT, startDirectoryServer } from '../support/directory-server.js';
 import { EXIT } from '../../js/cli/common.js';
 import { CLIENT_ID, DEVICE_GRANT_TYPE, SCOPES, pollDeviceToken, requestDeviceCode } from '../../js/cli/directory-device-flow.js';
+import { actionUrl } from '../../js/cli/directory-api.js';
 
 function manualClock(start = Date.parse('2026-09-30T18:00:00Z')) {
   const clock = {
@@ -225,6 +226,21 @@ describe('directory login: polling for the token (§1.3)', () => {
     await assert.rejects(poll(), (e) => e.exitCode === EXIT.PEER && /access_token, .*organization/.test(e.message) && !e.message.includes('has spaces'));
   });
 
+  it("the fixture's own success body: its placeholder access_token cannot go in a header, so it is refused", async () => {
+    dir.queueToken({ status: 200, body: structuredClone(CONTRACT.deviceToken.success) });
+    await assert.rejects(poll(), (e) => e.exitCode === EXIT.PEER && /\(access_token\)/.test(e.message));
+  });
+
+  it('the legacy success body (no scope, no expiry) is accepted as a key that never expires', async () => {
+    const key = `ela_${'L'.repeat(64)}`;
+    dir.queueToken({ status: 200, body: { ...structuredClone(CONTRACT.deviceToken.legacySuccess), access_token: key } });
+    const r = await poll();
+    assert.equal(r.kind, 'approved');
+    assert.equal(r.token.access_token, key);
+    assert.equal(r.token.expires_at, null);
+    assert.equal(r.token.scope, undefined);
+  });
+
   it('once: reports pending after one poll (for login --no-wait)', async () => {
     const r = await poll({ once: true });
     assert.equal(r.kind, 'pending');
@@ -240,5 +256,24 @@ describe('directory login: polling for the token (§1.3)', () => {
     await assert.rejects(pollDeviceToken(dir.origin, gone, {}, clock), (e) => e.exitCode === EXIT.RELAY && /5 attempts/.test(e.message));
     assert.deepEqual(clock.sleeps, [10000, 20000, 30000, 30000]); // the first poll was due at once
     dir = null;
+  });
+});
+
+describe('directory: the URL handed to a person (§1.7 "URLs")', () => {
+  const base = 'https://app.ellaworks.ai';
+  it('relative: resolved against our base; absolute: kept only on our origin, credentials stripped', () => {
+    assert.equal(actionUrl('/elladex/listings/l_7?org=acme', base), 'https://app.ellaworks.ai/elladex/listings/l_7?org=acme');
+    assert.equal(actionUrl('https://app.ellaworks.ai/x', base), 'https://app.ellaworks.ai/x');
+    assert.equal(actionUrl('https://u:p@app.ellaworks.ai/x', base), 'https://app.ellaworks.ai/x');
+    for (const bad of ['https://evil.example/x', '//evil.example/x', 'javascript:alert(1)', 'data:text/html,x', 'http://app.ellaworks.ai/x', '', null, 42])
+      assert.equal(actionUrl(bad, base), 'https://app.ellaworks.ai/elladex', String(bad));
+  });
+  it('the Terms alone may be on an https host of the same site', () => {
+    const terms = CONTRACT.rpcErrors.TERMS_ACCEPTANCE_REQUIRED.body.json.data.url;
+    assert.equal(actionUrl(terms, base, { sameSiteOk: true }), terms);
+    assert.equal(actionUrl(terms, base), 'https://app.ellaworks.ai/elladex');
+    for (const bad of ['https://ellaworks.ai.evil.example/terms', 'http://www.ellaworks.ai/terms', 'https://notellaworks.ai/terms'])
+      assert.equal(actionUrl(bad, base, { sameSiteOk: true }), 'https://app.ellaworks.ai/elladex', bad);
+    assert.equal(actionUrl(terms, 'http://127.0.0.1:8080', { sameSiteOk: true }), 'http://127.0.0.1:8080/elladex');
   });
 });
