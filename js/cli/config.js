@@ -27,6 +27,9 @@ common options: --profile NAME, --relay URL, --json
 `;
 
 function readKeyInput(file) {
+  // A key typed at a terminal would be echoed on the screen: pipe it in or name a file.
+  if (file === undefined && process.stdin.isTTY)
+    throw new CliError(EXIT.USAGE, 'no key on stdin: pipe it in, e.g. printf %s "$KEY" | agx config set apiKey (or --file PATH)');
   let text;
   try {
     text = readFileSync(file ?? 0, 'utf8');

@@ -32,7 +32,7 @@ the Terms), and agx receives a scoped, expiring key for one organization. The ke
   --no-wait            do not wait: print the URL and code and exit 10; run it again to finish
   --force              log in again although the profile is logged in
 
-Ctrl-C keeps the code; the same command resumes it until it expires.
+Ctrl-C (or SIGTERM, SIGHUP) keeps the code; the same command resumes it until it expires.
 common options: --profile NAME, --json
 `;
 
@@ -228,8 +228,8 @@ async function runLogin(values, rt) {
 
   const controller = new AbortController();
   const onSignal = () => controller.abort(new Error('interrupted'));
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const sig of signals) process.once(sig, onSignal);
   let outcome;
   try {
     outcome = await pollWithLock(settings, base, pending, !wait, controller.signal, rt);
@@ -238,8 +238,7 @@ async function runLogin(values, rt) {
     if (!controller.signal.aborted && (e.exitCode === EXIT.AUTH || e.exitCode === EXIT.TIMEOUT)) removePendingLogin(settings);
     throw e;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    for (const sig of signals) process.off(sig, onSignal);
   }
   if (outcome.kind === 'pending') throw stillPending(loginAction(outcome.pending, rt.now()));
   if (outcome.kind === 'finished') {
