@@ -217,6 +217,12 @@ async function runLogin(values, rt) {
 
   const action = loginAction(pending, rt.now());
   if (!wait && !resumed) throw stillPending(action);
+  // Ctrl-C, SIGTERM, SIGHUP from here on stop the wait and keep the code (handlers first, so a
+  // signal right after the prompt is ours too).
+  const controller = new AbortController();
+  const onSignal = () => controller.abort(new Error('interrupted'));
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const sig of signals) process.once(sig, onSignal);
   if (wait) {
     if (asJson) process.stderr.write(JSON.stringify({ actionRequired: action }) + '\n');
     else {
@@ -226,10 +232,6 @@ async function runLogin(values, rt) {
     }
   }
 
-  const controller = new AbortController();
-  const onSignal = () => controller.abort(new Error('interrupted'));
-  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-  for (const sig of signals) process.once(sig, onSignal);
   let outcome;
   try {
     outcome = await pollWithLock(settings, base, pending, !wait, controller.signal, rt);
