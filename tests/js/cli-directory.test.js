@@ -228,6 +228,13 @@ describe('cli directory: config', () => {
   before(() => (ctx = cliEnv('ws://127.0.0.1:9')));
   after(() => ctx.cleanup());
 
+  it("--help lists every command of the overview's table", async () => {
+    const help = (await agx(['--help'], { env: ctx.env })).stdout;
+    for (const name of ['config', 'identity', 'register', 'listing', 'domain', 'search', 'peers', 'serve', 'send', 'request', 'card', 'relay', 'doctor', 'login', 'logout', 'whoami', 'org'])
+      assert.match(help, new RegExp(`^  ${name} `, 'm'), name);
+    for (const sub of ['use', 'list', 'sign', 'set-visibility', 'set-policy', 'verify', 'allowlist', 'block', 'AGX_API_URL', 'AGX_API_KEY', 'AGX_ORG']) assert.match(help, new RegExp(sub), sub);
+  });
+
   it('apiBaseUrl: https, or http on loopback only; no credentials, query or fragment (exit 2)', async () => {
     const env = { ...ctx.env };
     delete env.AGX_API_URL;
