@@ -68,10 +68,18 @@ export interface RelayOptions {
   allowedPubkeys?: string[];
   /** Largest message accepted, in bytes. Default 262144. */
   maxMessageLength?: number;
-  /** Open subscriptions per connection. Default 50. */
+  /** Open connections; one more gets NOTICE `blocked:` and is closed (1013). Default 1024. */
+  maxConnections?: number;
+  /** Open subscriptions per connection (over it: CLOSED `blocked:`). Default 50. */
   maxSubscriptions?: number;
-  /** Filters per REQ. Default 10. */
+  /** Filters per REQ (over it: CLOSED `invalid:`). Default 10. */
   maxFilters?: number;
+  /** JSON bytes of filters one connection's open subscriptions may hold (over it: CLOSED `blocked:`). Default 16 MiB. */
+  maxFilterBytes?: number;
+  /** JSON bytes of filters all connections together may hold (over it: CLOSED `blocked:`). Default 64 MiB. */
+  maxTotalFilterBytes?: number;
+  /** Stored events one COUNT looks at; beyond it the answer is `{count, approximate: true}` (NIP-45). Default 10000. */
+  maxCountScan?: number;
   /** Cap on a filter's limit (and the limit when none is given). Default 5000. */
   maxLimit?: number;
   /** Per-connection token bucket; false turns rate limiting off. */
@@ -93,6 +101,12 @@ export interface RelayInfoDocument {
     max_message_length: number;
     max_subscriptions: number;
     max_filters: number;
+    /** Not in NIP-11's list: JSON bytes of filters one connection may hold open. */
+    max_filter_bytes: number;
+    /** Not in NIP-11's list: open connections the relay accepts. */
+    max_connections: number;
+    /** Not in NIP-11's list: stored events one COUNT looks at before answering approximate. */
+    max_count_scan: number;
     max_limit: number;
     default_limit: number;
     max_subid_length: number;
@@ -160,9 +174,13 @@ export const DEFAULTS: Readonly<{
   port: number;
   host: string;
   maxMessageLength: number;
+  maxConnections: number;
   maxSubscriptions: number;
   maxFilters: number;
+  maxFilterBytes: number;
+  maxTotalFilterBytes: number;
   maxLimit: number;
+  maxCountScan: number;
   maxSubidLength: number;
   rateLimit: Readonly<Required<RateLimit>>;
   authWindowSeconds: number;
