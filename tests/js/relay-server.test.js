@@ -3,7 +3,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -670,10 +670,12 @@ describe('dev relay', () => {
     assert.deepEqual(await exited, { code: 0, signal: null });
   });
 
-  test('without better-sqlite3 the CLI falls back to memory and says so', async () => {
+  test('without SQLite and without --db the CLI keeps events in memory and says plainly that nothing persists', async () => {
     const preload = fileURLToPath(new URL('../support/no-sqlite.cjs', import.meta.url));
+    const dir = mkdtempSync(join(tmpdir(), 'relay-nosqlite-'));
     const child = spawn(process.execPath, ['--require', preload, CLI, 'relay', '--port', '0'], {
       stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: dir,
     });
     const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
     let out = '';
@@ -683,12 +685,37 @@ describe('dev relay', () => {
     try {
       for (let i = 0; i < 200 && !/stop with/.test(err); i++) await sleep(25);
       assert.match(out, /ws:\/\/127\.0\.0\.1:\d+/);
-      assert.match(err, /SQLite is unavailable[\s\S]*falling back to the in-memory store/);
-      assert.match(err, /storage: memory/);
+      assert.match(err, /SQLite is unavailable[\s\S]*npm install better-sqlite3@12/);
+      assert.match(err, /storage: memory only: NOTHING PERSISTS/);
     } finally {
       child.kill('SIGTERM');
     }
     assert.equal(await exited, 0);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('--db without SQLite: refuses to start, exit 3 (configuration) with the command that fixes it; no file, no fallback', async () => {
+    const preload = fileURLToPath(new URL('../support/no-sqlite.cjs', import.meta.url));
+    const dir = mkdtempSync(join(tmpdir(), 'relay-nosqlite-'));
+    try {
+      const child = spawn(process.execPath, ['--require', preload, CLI, 'relay', '--port', '0', '--db', 'relay.db'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        cwd: dir,
+      });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (d) => (out += d));
+      child.stderr.on('data', (d) => (err += d));
+      const code = await new Promise((resolve) => child.once('exit', resolve));
+      assert.equal(code, 3, err);
+      assert.match(err, /SQLite is unavailable/);
+      assert.match(err, /npm install better-sqlite3@12/);
+      assert.doesNotMatch(out, /listening/);
+      assert.doesNotMatch(err, /in memory|falling back/);
+      assert.deepEqual(readdirSync(dir), []);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('unknown CLI command exits non-zero with usage', async () => {
