@@ -8,8 +8,11 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { nostr, until, useAgxRelay } from './agx-helpers.js';
 import { startDevRelay } from '../support/relays.js';
+import { finalizeEvent, getPublicKey } from 'nostr-tools/pure';
+import * as nip13 from 'nostr-tools/nip13';
+import * as nip44 from 'nostr-tools/nip44';
 
-const { agx, LocalSigner, RelayPool, finalizeEvent, generateSecretKey } = nostr;
+const { agx, LocalSigner, RelayPool, generateSecretKey } = nostr;
 
 const nowS = () => Math.floor(Date.now() / 1000);
 const DAY = 86400;
@@ -88,8 +91,8 @@ describe('a junk flood cannot undo exactly-once (issue 16 item 2)', () => {
       assert.equal(runs, 1);
 
       // 600 validly signed kind-1059 events for bob that fail the AGX public checks (no PoW, no
-      // expiration, two p tags), and 6 well-formed wraps that pass them but do not open for bob
-      // (the rumor inside names someone else): cached, never among processed ids.
+      // expiration, two p tags), and 6 well-formed wraps that pass them but do not open (no seal
+      // inside): cached, never among processed ids.
       const sk = generateSecretKey();
       const t = nowS();
       const junk = [];
@@ -102,10 +105,18 @@ describe('a junk flood cannot undo exactly-once (issue 16 item 2)', () => {
               : [['p', bob.publicKey], ['p', alice.publicKey], ['expiration', String(t + DAY)]];
         junk.push(finalizeEvent({ kind: 1059, created_at: t - i, tags, content: `junk ${i}` }, sk));
       }
-      const stranger = LocalSigner.generate();
-      for (let i = 0; i < 6; i++)
-        junk.push(await agx.wrapRumor(agx.createMessageRumor(`not for bob ${i}`, stranger.publicKey, alice.publicKey), stranger, bob.publicKey));
-      stranger.dispose();
+      // Well-formed wraps (one p tag, expiration, 12-bit PoW committed, signed) whose content is no seal.
+      for (let i = 0; i < 6; i++) {
+        const eph = generateSecretKey();
+        const base = {
+          kind: 1059,
+          created_at: t - 60,
+          tags: [['p', bob.publicKey], ['expiration', String(t + 20 * DAY)]],
+          content: nip44.encrypt(`not a seal ${i}`, nip44.getConversationKey(eph, bob.publicKey)),
+          pubkey: getPublicKey(eph),
+        };
+        junk.push(finalizeEvent(nip13.minePow(base, 12), eph));
+      }
       const pool = new RelayPool({ relays: [plain.url], relayInfo: false });
       const published = await Promise.all(junk.map((ev) => pool.publish(ev)));
       await pool.close();

@@ -56,7 +56,7 @@ describe('agx bindings', () => {
     assert.equal(opened.wrapId, wrap.id);
 
     // not for alice: typed error, discard (no retry)
-    assert.throws(() => agx.unwrapAgx(wrap, alice), (e) => e instanceof NostrError && e.code === 'AGX_WRAP_NOT_FOR_US' && e.retry === false);
+    assert.throws(() => agx.unwrapAgx(wrap, alice), (e) => e instanceof NostrError && e.code === 'AGX_WRAP_NOT_FOR_US' && e.retry === false && e.disposition === 'ignore');
     // a secret key works too (through the secret slot)
     const sk = nostr.generateSecretKey();
     const carol = nostr.getPublicKey(sk);
@@ -106,7 +106,7 @@ describe('agx bindings', () => {
     const twoP = { ...w, tags: [...w.tags, ['p', alice.publicKey]] };
     assert.throws(() => agx.unwrapAgx(twoP, bob), { code: 'AGX_WRAP_P_TAG' });
     const future = { ...w, created_at: nowS() + 3600 };
-    assert.throws(() => agx.unwrapAgx(future, bob), (e) => e.code === 'AGX_WRAP_FUTURE' && e.retry === true);
+    assert.throws(() => agx.unwrapAgx(future, bob), (e) => e.code === 'AGX_WRAP_FUTURE' && e.retry === true && e.disposition === 'retry');
   });
 
   it('capability matching', () => {
