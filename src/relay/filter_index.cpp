@@ -78,9 +78,9 @@ bool filter_index::full_match(const compiled& c, const event& e) {
   if (c.has_kinds && !has(c.kinds, e.kind)) return false;
   if (c.has_since && e.created_at < c.since) return false;
   if (c.has_until && e.created_at > c.until) return false;
-  for (const auto& [letter, values] : c.tags) {
+  for (const auto& cond : c.tags) {
     bool hit = std::any_of(e.tags.begin(), e.tags.end(),
-                           [&](const tag& t) { return t.size() >= 2 && t[0] == letter && has(values, t[1]); });
+                           [&](const tag& t) { return t.size() >= 2 && t[0] == cond.first && has(cond.second, t[1]); });
     if (!hit) return false;
   }
   return true;
