@@ -97,7 +97,7 @@ export async function startRelay(options = {}) {
   const connections = new Set();
   // Every open subscription's filters, parsed once into the core's index (bindings/relay_server):
   // a published event is matched against the filters that can match it, not against all of them.
-  const index = new (core().RelayFilterIndex)();
+  let index = new (core().RelayFilterIndex)(); // null once the relay closed
   const subsByKey = new Map(); // index key -> { conn, subId }
   let nextKey = 1;
   let filterBytes = 0; // held by all connections
@@ -331,7 +331,7 @@ export async function startRelay(options = {}) {
     const sub = conn.subs.get(subId);
     if (!sub) return;
     conn.subs.delete(subId);
-    index.remove(sub.key);
+    index?.remove(sub.key);
     subsByKey.delete(sub.key);
     conn.filterBytes -= sub.bytes;
     filterBytes -= sub.bytes;
@@ -494,6 +494,8 @@ export async function startRelay(options = {}) {
     }).then(() => {
       if (ownStore) store.close();
       index.delete();
+      index = null;
+      subsByKey.clear();
     });
     return closing;
   }
