@@ -39,7 +39,8 @@ describe('serveAgent: a default rate limit per sender and a default concurrency 
   it('one sender: a burst of 10 is answered, the 11th gets RATE_LIMIT with retryAfter (no policy given)', async () => {
     await withAgent({ handler: async () => 'ok' }, async ({ ask, client }) => {
       const me = client();
-      const got = await Promise.all(Array.from({ length: 11 }, (_, i) => outcome(ask(me, `p${i}`))));
+      const got = [];
+      for (let i = 0; i < 11; i++) got.push(await outcome(ask(me, `p${i}`))); // one at a time: the rate, not the concurrency cap
       const limited = got.filter((g) => g instanceof AgentError && g.code === 'RATE_LIMIT');
       assert.equal(got.filter((g) => g === 'ok').length, 10);
       assert.equal(limited.length, 1);
