@@ -87,7 +87,8 @@ async function exchange(url, frames, until) {
 async function packBetterSqlite(dest) {
   const dirs = new Map(); // name -> dir
   const find = (name, from) => {
-    for (let dir = from; dir.startsWith(repoRoot); dir = path.dirname(dir)) {
+    const root = path.resolve(repoRoot);
+    for (let dir = from; dir.startsWith(root); dir = path.dirname(dir)) {
       const candidate = path.join(dir, 'node_modules', name);
       if (existsSync(path.join(candidate, 'package.json'))) return candidate;
       if (dir === path.dirname(dir)) break;
