@@ -125,7 +125,10 @@ TEST(agx_seen_store_test, snapshot_round_trip_and_journal) {
   EXPECT_EQ(first[1].id, id_n(2));
   EXPECT_EQ(first[1].expires_at, kNow + 2);
   EXPECT_TRUE(j.take_journal().empty());
-  for (std::uint8_t n = 3; n <= 11; ++n) (void)j.mark(id_n(n), kNow + 100 + n, kNow + 3);
+  for (std::uint8_t n = 3; n <= 10; ++n) ASSERT_TRUE(j.mark(id_n(n), kNow + 100 + n, kNow + 3).ok());
+  EXPECT_FALSE(j.journal_overflowed());
+  // Later, the eight have expired and make room: a ninth mark since the last take cuts the journal.
+  ASSERT_TRUE(j.mark(id_n(11), kNow + 300, kNow + 200).ok());
   EXPECT_TRUE(j.journal_overflowed());  // write a snapshot instead
   EXPECT_EQ(j.take_journal().size(), 8u);
   EXPECT_FALSE(j.journal_overflowed());
