@@ -49,7 +49,10 @@ export interface RelayOptions {
   port?: number;
   /** Address to bind. Default 127.0.0.1. */
   host?: string;
-  /** SQLite database file. Without it (and without `memory`) events live in an in-memory SQLite database. */
+  /**
+   * SQLite database file. Without it (and without `memory`) events live in an in-memory SQLite
+   * database. startRelay rejects RELAY_STORE_UNAVAILABLE when no SQLite driver loads.
+   */
   db?: string;
   /** Keep events in a plain JS in-memory store. */
   memory?: boolean;
@@ -137,7 +140,12 @@ export interface RunningRelay {
 /** Starts the dev relay (NIP-01, 09, 11, 40, 42) on `host:port`; resolves once it listens. */
 export function startRelay(options?: RelayOptions): Promise<RunningRelay>;
 
-/** SQLite by default (in `db`, or in memory); `memory: true` for the JS store; falls back to memory when better-sqlite3 is missing. */
+/**
+ * SQLite by default (in `db`, or in memory) through better-sqlite3, else node:sqlite (Node >=
+ * 22.13); `memory: true` for the JS store. When neither SQLite loads: with a `db` file it throws
+ * NostrError RELAY_STORE_UNAVAILABLE (the message names the fix), never keeping events in memory
+ * silently; without one it says so through `log` and returns a MemoryStore.
+ */
 export function openStore(options?: { db?: string; memory?: boolean; log?: (line: string) => void }): EventStore;
 
 /** Events in a plain JS in-memory store. */
@@ -154,10 +162,13 @@ export class MemoryStore implements EventStore {
   close(): void;
 }
 
-/** Events in SQLite through better-sqlite3 (an optional peer dependency), in `file` or in memory. */
+/** Events in SQLite through better-sqlite3 (an optional peer dependency) or node:sqlite, in `file` or in memory. */
 export class SqliteStore implements EventStore {
   constructor(file?: string);
   readonly kind: 'sqlite';
+  /** The driver in use. */
+  readonly driver: 'better-sqlite3' | 'node:sqlite';
+  readonly file: string;
   readonly size: number;
   put(record: StoredRecord): 'stored' | 'duplicate' | 'superseded' | 'deleted';
   applyDeletion(deletion: NostrEvent): number;
