@@ -683,7 +683,7 @@ describe('dev relay', () => {
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (err += d));
     try {
-      for (let i = 0; i < 200 && !/stop with/.test(err); i++) await sleep(25);
+      for (let i = 0; i < 1200 && !/stop with/.test(err); i++) await sleep(25); // a loaded machine starts it slowly
       assert.match(out, /ws:\/\/127\.0\.0\.1:\d+/);
       assert.match(err, /SQLite is unavailable[\s\S]*npm install better-sqlite3@12/);
       assert.match(err, /storage: memory only: NOTHING PERSISTS/);
