@@ -40,6 +40,8 @@ async function serveBenchAgent(url) {
   let held = new Promise((r) => (release = r));
   const signer = nostr.LocalSigner.generate();
   const agent = await nostr.serveAgent({
+    // A load test: the default abuse limits (20 prompts a minute per sender, 8 runs at once) off.
+    policy: { promptsPerMinute: 0, maxConcurrent: 0 },
     signer,
     relays: [url],
     info: { tool_names: [] },

@@ -38,6 +38,8 @@ async function serveLoadAgent(url) {
   const { core } = await import(pathToFileURL(`${ROOT}js/core.js`).href);
   let handled = 0;
   const agent = await nostr.serveAgent({
+    // A load test: the default abuse limits (20 prompts a minute per sender, 8 runs at once) off.
+    policy: { promptsPerMinute: 0, maxConcurrent: 0 },
     signer: nostr.LocalSigner.generate(),
     relays: [url],
     info: { tool_names: [] },

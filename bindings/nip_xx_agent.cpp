@@ -102,6 +102,9 @@ class admission_binding {
     return o;
   }
 
+  // An admitted run ended: its concurrency slot is free.
+  void run_ended() { gate_.run_ended(); }
+
   // On the decrypted payload of a screened prompt.
   val admit(const std::string& event_json, const std::string& plaintext) {
     auto e = parse_event(event_json);
@@ -161,6 +164,8 @@ class admission_binding {
     if (burst.isNumber()) c.burst = burst.as<double>();
     val turns = policy["maxSessionTurns"];
     if (turns.isNumber()) c.max_session_turns = static_cast<std::int64_t>(turns.as<double>());
+    val concurrent = policy["maxConcurrent"];
+    if (concurrent.isNumber()) c.max_concurrent = static_cast<std::size_t>(concurrent.as<double>());
     val tracked = policy["maxTracked"];
     if (tracked.isNumber()) c.max_tracked = static_cast<std::size_t>(tracked.as<double>());
     return c;
@@ -192,6 +197,7 @@ EMSCRIPTEN_BINDINGS(nip_xx_agent) {
       .constructor<std::string, std::string, val>()
       .function("screen", &admission_binding::screen)
       .function("admit", &admission_binding::admit)
+      .function("runEnded", &admission_binding::run_ended)
       .function("setInfo", &admission_binding::set_info);
   emscripten::function("nipxxNormalizeInfo", &nipxx_normalize_info);
 }

@@ -88,7 +88,7 @@ export interface PromptOptions {
   /**
    * ms without any event of the run after which it ends locally with NostrError RUN_INCOMPLETE
    * (the agent is gone, or a relay dropped its terminal); a stored run stays open and resumable.
-   * Default 0: wait forever.
+   * Default 120000 (two minutes; no wait is infinite by default); 0 waits forever.
    */
   idleTimeout?: number;
   /** The clock (ms since the epoch, like Date.now) that dates the prompt and the cancel. Default Date.now. */
@@ -261,6 +261,8 @@ export function listRuns(store: RunStore, session: string | SessionSummary, opti
 
 /** The default terminalGrace (ms) of a run whose client sent ai.cancel. */
 export const CANCEL_RACE_GRACE: number;
+/** prompt()'s and resumeRun()'s default idleTimeout: 120000 ms. */
+export const DEFAULT_IDLE_TIMEOUT: number;
 
 /** Options of fetchSessionRuns() (and, without agent and session, of fetchSessions()). */
 export interface FetchSessionRunsOptions {
@@ -350,10 +352,18 @@ export interface AgentPolicy {
   allow?: string[];
   /** BLOCKED_SENDER. */
   block?: string[];
-  /** Per-sender token bucket; over it: RATE_LIMIT with retry_after. 0/absent: unlimited. */
+  /**
+   * Per-sender token bucket, refilled at this rate; over it: RATE_LIMIT with retry_after.
+   * Default 20 (an open agent spends its owner's LLM money); 0 turns the limit off.
+   */
   promptsPerMinute?: number;
-  /** Bucket size. Default 5. */
+  /** Bucket size: prompts a sender may send at once. Default 10. */
   burst?: number;
+  /**
+   * Runs in progress at once, from all senders; one more prompt gets RATE_LIMIT (retry_after 5 s).
+   * Default 8; 0 turns the cap off.
+   */
+  maxConcurrent?: number;
   /** Turns per (sender, session); over it: SESSION_LIMIT. */
   maxSessionTurns?: number;
   /** Senders and sessions tracked in memory. Default 10 000. */

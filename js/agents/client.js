@@ -27,6 +27,12 @@ const infoCache = new WeakMap(); // pool -> Map(agent pubkey -> newest valid ai.
 /** Default terminal grace (ms) after the client sent ai.cancel: see Run#_grace. */
 export const CANCEL_RACE_GRACE = 1500;
 
+/**
+ * Default idle timeout (ms): a run that hears nothing from its agent for this long ends locally
+ * with RUN_INCOMPLETE (no wait is infinite by default; `idleTimeout: 0` turns it off).
+ */
+export const DEFAULT_IDLE_TIMEOUT = 120_000;
+
 const newer = (a, b) => a.created_at > b.created_at || (a.created_at === b.created_at && a.id > b.id);
 
 /**
@@ -121,7 +127,7 @@ export class Run {
     privacy = 'default',
     cancelTimeout = 10_000,
     terminalGrace,
-    idleTimeout = 0,
+    idleTimeout = DEFAULT_IDLE_TIMEOUT,
     now,
   } = {}, resumed = null) {
     if (!pool || typeof pool.publish !== 'function') throw new NostrError('INVALID_ARGUMENT', 'prompt: pool is required');

@@ -35,7 +35,7 @@ function policyForCore(policy) {
   };
   list('allow');
   list('block');
-  for (const name of ['promptsPerMinute', 'burst', 'maxSessionTurns', 'maxTracked']) {
+  for (const name of ['promptsPerMinute', 'burst', 'maxSessionTurns', 'maxTracked', 'maxConcurrent']) {
     const v = policy[name];
     if (v === undefined) continue;
     if (typeof v !== 'number' || !(v >= 0)) throw new NostrError('INVALID_ARGUMENT', `serveAgent: policy.${name} must be a number >= 0`);
@@ -164,6 +164,7 @@ export async function serveAgent({
       } finally {
         runs.delete(prompt.id);
         run.dispose();
+        if (gate) gate.runEnded(); // its concurrency slot (policy.maxConcurrent) is free
       }
     })();
     return state.whole;
@@ -336,6 +337,7 @@ export async function serveAgent({
           clearTimeout(timer);
         }
         gate.delete();
+        gate = null;
         if (owned) await pool.close();
       },
     };

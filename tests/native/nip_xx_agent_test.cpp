@@ -195,3 +195,40 @@ TEST(nip_xx_agent_test, agent_and_client_machines_agree) {
   EXPECT_EQ(client.terminal()->response->text, "The answer is 42.");
   EXPECT_EQ(client.terminal()->response->usage->output_tokens, 5);
 }
+
+// Issue 16 item 6: safe defaults. A sender gets a burst of 10 and then 20 a minute; at most 8 runs
+// are admitted at once in all, each until run_ended(); 0 turns either off.
+TEST(nip_xx_agent_test, default_rate_limit_and_concurrency_cap) {
+  agent_config defaults;
+  EXPECT_EQ(defaults.prompts_per_minute, 20);
+  EXPECT_EQ(defaults.burst, 10);
+  EXPECT_EQ(defaults.max_concurrent, 8u);
+
+  agent_admission gate(config());
+  auto e = prompt_event();
+  for (int i = 0; i < 10; ++i) ASSERT_FALSE(rejected(gate.screen(e, 0))) << i;
+  auto limited = gate.screen(e, 0);
+  ASSERT_TRUE(rejected(limited));
+  EXPECT_EQ(rejected(limited)->code, errc::xx_rate_limit);
+  EXPECT_EQ(*rejected(limited)->retry_after, 3);  // one token every 3 s
+
+  auto tags = std::get<run_tags>(gate.screen(prompt_event(std::string(64, 'd')), 0));
+  for (int i = 0; i < 8; ++i) ASSERT_FALSE(rejected(gate.admit(e, tags, R"({"ver":1,"message":"hi"})"))) << i;
+  EXPECT_EQ(gate.running(), 8u);
+  auto busy = gate.admit(e, tags, R"({"ver":1,"message":"hi"})");
+  ASSERT_TRUE(rejected(busy));
+  EXPECT_EQ(rejected(busy)->code, errc::xx_rate_limit);
+  EXPECT_EQ(*rejected(busy)->retry_after, 5);
+  gate.run_ended();
+  EXPECT_FALSE(rejected(gate.admit(e, tags, R"({"ver":1,"message":"hi"})")));
+
+  agent_config off = config();
+  off.prompts_per_minute = 0;
+  off.max_concurrent = 0;
+  agent_admission open(off);
+  for (int i = 0; i < 50; ++i) {
+    auto t = open.screen(e, 0);
+    ASSERT_FALSE(rejected(t)) << i;
+    ASSERT_FALSE(rejected(open.admit(e, std::get<run_tags>(t), R"({"ver":1,"message":"hi"})"))) << i;
+  }
+}

@@ -6,6 +6,9 @@
 namespace nostr::nip_xx {
 namespace {
 
+// Seconds a client is told to wait when every run slot is taken.
+constexpr std::int64_t kBusyRetryAfter = 5;
+
 rejection reject(errc code, std::string message, std::optional<std::int64_t> retry_after = std::nullopt) {
   return rejection{code, std::move(message), retry_after};
 }
@@ -99,6 +102,11 @@ std::variant<admitted_prompt, rejection> agent_admission::admit(const event& pro
                       std::to_string(ours) + " is)");
   out.tool_schema_version = ours;
 
+  // Concurrency: the runs in progress, in all ("Security and abuse controls": throttling is RATE_LIMIT).
+  if (config_.max_concurrent > 0 && running_ >= config_.max_concurrent)
+    return reject(errc::xx_rate_limit, "the agent is busy: " + std::to_string(running_) + " runs in progress; retry later",
+                  kBusyRetryAfter);
+
   // Session turns are counted per (sender, session): another sender cannot use up someone's session.
   if (config_.max_session_turns) {
     std::string key = out.sender + "\n" + out.session;
@@ -112,6 +120,7 @@ std::variant<admitted_prompt, rejection> agent_admission::admit(const event& pro
     ++it->second;
   }
   out.prompt = std::move(*payload);
+  ++running_;
   return out;
 }
 
