@@ -85,9 +85,9 @@ const fromSources = {
     b.onResolve({ filter: /\/dist\/core\.mjs$/ }, () => ({ path: webLoader }));
     b.onLoad({ filter: /\/dist\/core-web\.mjs$/ }, () => {
       const text = readFileSync(webLoader, 'utf8');
-      const parts = text.split('"core-web.wasm"');
-      if (parts.length < 2) throw new Error('build-demo: dist/core-web.mjs no longer names "core-web.wasm"');
-      return { contents: parts.join('"core.wasm"'), loader: 'js' };
+      const parts = text.split('"./core-web.wasm"');
+      if (parts.length < 2) throw new Error('build-demo: dist/core-web.mjs no longer names "./core-web.wasm"');
+      return { contents: parts.join('"./core.wasm"'), loader: 'js' };
     });
   },
 };

@@ -2,7 +2,7 @@
 // after opening, both recorded once processed (the wrap alone when it was discarded).
 import { core, checked } from '../core.js';
 
-const registry = new FinalizationRegistry((native) => native.delete());
+const registry = /* @__PURE__ */ new FinalizationRegistry((native) => native.delete());
 
 export class ReplayGuard {
   #native;

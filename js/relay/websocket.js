@@ -2,7 +2,7 @@
 // by a specifier bundlers do not follow, so browser bundles never pull it), else the global one.
 import { NostrError } from '../errors.js';
 
-const isNode = typeof process !== 'undefined' && process.versions != null && process.versions.node != null;
+const isNode = /* @__PURE__ */ (() => typeof process !== 'undefined' && process.versions != null && process.versions.node != null)();
 
 let nodeWs = null;
 

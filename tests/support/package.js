@@ -26,6 +26,8 @@ export const DIST_FILES = [
   'dist/lite.browser.js',
   'dist/lite.node.js',
 ];
+// Each JS file of dist/ ships its source map (scripts/bundle.mjs).
+DIST_FILES.push(...DIST_FILES.filter((f) => /\.m?js$/.test(f)).map((f) => `${f}.map`));
 
 /** Throws a clear message when the WASM build has not been run. */
 export function assertDistBuilt() {
