@@ -11,10 +11,9 @@
 // source map (into js/, which ships).
 //
 //   node scripts/bundle.mjs          (run by scripts/build.sh and by `npm pack`)
-import { rollup } from 'rollup';
-import { minify } from 'terser';
 import { transform } from 'esbuild';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -63,6 +62,7 @@ const TERSER = {
 const terser = {
   name: 'terser',
   async renderChunk(code) {
+    const { minify } = await import('terser');
     const out = await minify(code, { ...TERSER, sourceMap: true });
     return { code: out.code, map: out.map };
   },
@@ -70,6 +70,7 @@ const terser = {
 
 async function bundle(input, output, shareCoreState) {
   const warnings = [];
+  const { rollup } = await import('rollup');
   const b = await rollup({
     input: resolve(root, input),
     plugins: [externals(shareCoreState)],
@@ -92,14 +93,28 @@ async function bundle(input, output, shareCoreState) {
   save(resolve(root, `${output}.map`), chunk.map.toString());
 }
 
-await Promise.all([
-  bundle('js/index.node.js', 'dist/index.node.js', true),
-  bundle('js/index.browser.js', 'dist/index.browser.js', true),
-  bundle('js/index.single.js', 'dist/index.single.js', true),
+const ENTRIES = [
+  ['js/index.node.js', 'dist/index.node.js', true],
+  ['js/index.browser.js', 'dist/index.browser.js', true],
+  ['js/index.single.js', 'dist/index.single.js', true],
   // `nostr-agents/lite`: without the relay pool and the protocol layers, on dist/core-lite.wasm.
-  bundle('js/index.lite.node.js', 'dist/lite.node.js', false),
-  bundle('js/index.lite.browser.js', 'dist/lite.browser.js', false),
-]);
+  ['js/index.lite.node.js', 'dist/lite.node.js', false],
+  ['js/index.lite.browser.js', 'dist/lite.browser.js', false],
+];
+
+// Bundling takes seconds of CPU (terser), and every test that packs the package runs this script:
+// the bundles are made again only when js/, this script or the bundlers changed.
+const hash = createHash('sha256');
+for (const f of readdirSync(js, { recursive: true }).filter((f) => f.endsWith('.js')).sort()) hash.update(f).update(readFileSync(resolve(js, f)));
+hash.update(readFileSync(fileURLToPath(import.meta.url)));
+for (const p of ['rollup', 'terser']) hash.update(readFileSync(resolve(root, 'node_modules', p, 'package.json')));
+const inputsSum = hash.digest('hex');
+const sumFile = resolve(root, 'dist/.bundles.sha256');
+const outputs = ENTRIES.flatMap(([, out]) => [out, `${out}.map`]);
+if (!(existsSync(sumFile) && readFileSync(sumFile, 'utf8') === inputsSum && outputs.every((f) => existsSync(resolve(root, f))))) {
+  await Promise.all(ENTRIES.map(([input, output, share]) => bundle(input, output, share)));
+  save(sumFile, inputsSum);
+}
 
 // The Emscripten loaders (dist/core*.mjs; core-web.mjs is the built demo page's) come out of emcc with whitespace removed but long local
 // names (no closure compiler here: TOOLCHAIN.md): a full esbuild minification takes a quarter off

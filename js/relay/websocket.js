@@ -7,7 +7,7 @@ const isNode = /* @__PURE__ */ (() => typeof process !== 'undefined' && process.
 let nodeWs = null;
 
 async function importWs() {
-  const specifier = 'ws';
+  const specifier = ['ws'].join(''); // not a literal: esbuild would bundle ws's browser stub
   const mod = await import(/* @vite-ignore */ /* webpackIgnore: true */ specifier);
   return mod.WebSocket ?? mod.default;
 }
