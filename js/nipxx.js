@@ -4,7 +4,7 @@ import { core } from './core.js';
 import { NostrError } from './errors.js';
 
 /** The seed's kinds (its kinds table is garbled; these are the kinds its text uses). */
-export const KINDS = Object.freeze({
+export const KINDS = /* @__PURE__ */ Object.freeze({
   status: 25800,
   delta: 25801,
   prompt: 25802,
@@ -16,7 +16,7 @@ export const KINDS = Object.freeze({
 });
 
 /** The protocol's error codes ("Error codes" table). */
-export const ERROR_CODES = Object.freeze([
+export const ERROR_CODES = /* @__PURE__ */ Object.freeze([
   'UNSUPPORTED_ENCRYPTION',
   'UNSUPPORTED_MODEL',
   'UNSUPPORTED_SCHEMA_VERSION',
@@ -49,7 +49,7 @@ export function validatePayload(kind, payload) {
   return { ok: false, code, message };
 }
 
-const registry = new FinalizationRegistry((native) => native.delete());
+const registry = /* @__PURE__ */ new FinalizationRegistry((native) => native.delete());
 
 function own(wrapper, native) {
   registry.register(wrapper, native, wrapper);

@@ -31,7 +31,7 @@ npx tsc -p tests/types/tsconfig.json
 
 echo "== package tests (node --test)"
 # Every Node process of the suite logs what it prints into build/secrets-log (the preload changes
-# nothing else); afterwards no secret key of the shared vectors may appear in it.
+# nothing else); afterwards no secret key of the vectors in tests/vectors may appear in it.
 rm -rf build/secrets-log
 NOSTR_SECRETS_LOG="$PWD/build/secrets-log" NODE_OPTIONS="--import=$PWD/tests/support/secrets-capture.mjs ${NODE_OPTIONS:-}" \
   node --test --test-concurrency="$jobs" tests/js/

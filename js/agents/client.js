@@ -21,7 +21,7 @@ import { requireStore } from './store.js';
 
 const PRIVACY = ['default', 'nip59', 'auto'];
 const GIFT_WRAP = 1059;
-const RUN_KINDS = [KINDS.status, KINDS.delta, KINDS.response, KINDS.toolCall, KINDS.error];
+const RUN_KINDS = /* @__PURE__ */ (() => [KINDS.status, KINDS.delta, KINDS.response, KINDS.toolCall, KINDS.error])();
 const infoCache = new WeakMap(); // pool -> Map(agent pubkey -> newest valid ai.info event)
 
 /** Default terminal grace (ms) after the client sent ai.cancel: see Run#_grace. */

@@ -4,7 +4,7 @@
 // then were discarded go to a bounded cache; wraps failing a public check are recorded nowhere.
 import { core, checked } from '../core.js';
 
-const registry = new FinalizationRegistry((native) => native.delete());
+const registry = /* @__PURE__ */ new FinalizationRegistry((native) => native.delete());
 const nowS = () => Math.floor(Date.now() / 1000);
 
 export class ReplayGuard {

@@ -154,9 +154,9 @@ export class MemorySeenStore {
 
 // Node-only modules, named at run time: a browser bundle must neither pull them in nor name them
 // (FileSeenStore is the one Node-only class of the agx namespace; its load() is what imports them).
-const FS = ['node', 'fs/promises'].join(':');
+const FS = /* @__PURE__ */ ['node', 'fs/promises'].join(':');
 const HELD = new Set(); // directories a FileSeenStore of this process holds
-const PATH = ['node', 'path'].join(':');
+const PATH = /* @__PURE__ */ ['node', 'path'].join(':');
 
 /**
  * Node: `<dir>/seen.json` (snapshot: {"v":2,"cursor":n|null,"seen":[[id,exp],...],"tasks":[record,...]};
@@ -209,8 +209,8 @@ export class FileSeenStore {
   async load() {
     return this.#serial(async () => {
       if (!this.#fs) {
-        this.#fs = await import(FS);
-        this.#path = await import(PATH);
+        this.#fs = await import(/* @vite-ignore */ /* webpackIgnore: true */ FS);
+        this.#path = await import(/* @vite-ignore */ /* webpackIgnore: true */ PATH);
       }
       const fs = this.#fs;
       await fs.mkdir(this.#dir, { recursive: true, mode: 0o700 });

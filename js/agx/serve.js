@@ -18,6 +18,7 @@ import { wrapRumor } from './wrap.js';
 import { TaskGate, rejectionText, taskLimits } from './task-gate.js';
 import { findHandler } from './capability.js';
 import { peerHex } from './util.js';
+import { publishAgentCard, publishRelayList } from './discovery.js';
 import { SEEN_RETENTION, checkTimeout } from './requester.js';
 
 const DEFAULT_MAX_AUTO_DEPTH = 8;
@@ -248,7 +249,6 @@ export class AgxServing {
   async started(out, { advertise = false } = {}) {
     if (!advertise) return;
     const h = this.#h;
-    const { publishAgentCard, publishRelayList } = await import('./discovery.js');
     const identity = this.#o.identity ?? {};
     const relays = h.relays();
     out.card = await publishAgentCard(h.signer, h.pool(), {

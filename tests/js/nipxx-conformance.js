@@ -1,5 +1,5 @@
 // The NIP-XX conformance table: every MUST and SHOULD of the seed (and the MAYs we implement)
-// (../shared/seeds/nip-xx-ai-agent-messages.md), by section, with the tests that check it.
+// (tests/vectors/nip-xx-ai-agent-messages.md), by section, with the tests that check it.
 // tests/js/nipxx-conformance.test.js fails when an entry names a test that does not exist.
 //
 // A test is 'file::title' (a JS test under tests/js, found by its exact title) or
