@@ -213,8 +213,11 @@ export async function ask(argv) {
     const code = typeof e?.code === 'string' ? e.code : 'ERROR';
     const exitCode = interrupted ? EXIT.INTERRUPTED : timedOut ? EXIT.TIMEOUT : e instanceof AgentError ? EXIT.PEER : code.startsWith('RELAY_') || code === 'POOL_CLOSED' ? EXIT.RELAY : EXIT.FAILURE;
     const confirmed = e instanceof AgentError && !!e.eventId;
-    if (asJson) json({ type: 'terminal', ok: false, error: { code, message: e.message, confirmed }, agent: agentKey, promptId: run.id, exitCode });
-    const what = interrupted ? `cancelled${confirmed ? ' (the agent confirmed)' : ''}` : timedOut ? `no answer within ${timeout} s` : describe(e);
+    // The agent's retry_after (RATE_LIMIT and other transient failures): when to try again.
+    const retryAfter = e instanceof AgentError && Number.isInteger(e.retryAfter) ? e.retryAfter : undefined;
+    if (asJson) json({ type: 'terminal', ok: false, error: { code, message: e.message, confirmed, ...(retryAfter !== undefined && { retryAfter }) }, agent: agentKey, promptId: run.id, exitCode });
+    const retry = retryAfter !== undefined ? ` (retry after ${retryAfter} s)` : '';
+    const what = interrupted ? `cancelled${confirmed ? ' (the agent confirmed)' : ''}` : timedOut ? `no answer within ${timeout} s` : describe(e) + retry;
     throw new CliError(exitCode, what, { printed: true });
   } finally {
     clearTimeout(timer);
