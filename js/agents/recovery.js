@@ -139,7 +139,7 @@ export async function fetchSessionRuns({ pool, signer, agent, session, store, re
       agent,
       client: me,
       session: sessionId,
-      sessionTag: sTag ?? null,
+      sessionTag: sTag === undefined || sTag === `sender:${me}` ? null : sTag, // null: the default session, as prompt() records it
       message: payload.message,
       ...(payload.model !== undefined && { model: payload.model }),
       ...(payload.thinking !== undefined && { thinking: payload.thinking }),

@@ -219,14 +219,17 @@ export async function ask(argv) {
     const idle = code === 'RUN_INCOMPLETE';
     const exitCode = interrupted ? EXIT.INTERRUPTED : timedOut || idle ? EXIT.TIMEOUT : e instanceof AgentError ? EXIT.PEER : code.startsWith('RELAY_') || code === 'POOL_CLOSED' ? EXIT.RELAY : EXIT.FAILURE;
     const confirmed = e instanceof AgentError && !!e.eventId;
-    if (asJson) json({ type: 'terminal', ok: false, error: { code, message: e.message, confirmed }, agent: agentKey, promptId: run.id, exitCode });
+    // The agent's retry_after (RATE_LIMIT and other transient failures): when to try again.
+    const retryAfter = e instanceof AgentError && Number.isInteger(e.retryAfter) ? e.retryAfter : undefined;
+    if (asJson) json({ type: 'terminal', ok: false, error: { code, message: e.message, confirmed, ...(retryAfter !== undefined && { retryAfter }) }, agent: agentKey, promptId: run.id, exitCode });
+    const retry = retryAfter !== undefined ? ` (retry after ${retryAfter} s)` : '';
     const what = interrupted
       ? `cancelled${confirmed ? ' (the agent confirmed)' : ''}`
       : timedOut
         ? `no answer within ${timeout} s`
         : idle
           ? `the agent sent nothing for ${idleTimeout} s (RUN_INCOMPLETE; --idle-timeout S waits longer, 0 forever)`
-          : describe(e);
+          : describe(e) + retry;
     throw new CliError(exitCode, what, { printed: true });
   } finally {
     clearTimeout(timer);

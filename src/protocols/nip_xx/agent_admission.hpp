@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "event/event.hpp"
 #include "protocols/nip_xx/payload.hpp"
@@ -46,6 +47,10 @@ struct admitted_prompt {
   std::string session;
   prompt_payload prompt;
   std::optional<std::string> model;  // negotiated; empty when the agent advertises none
+  // The prompt's fallback_models that this agent supports, in the client's order, without the
+  // negotiated model: what the client accepts should that model turn out unavailable while the
+  // run executes (MODEL_UNAVAILABLE). Never a substitute for an unsupported `model`.
+  std::vector<std::string> fallback_models;
   std::int64_t tool_schema_version = 1;
 };
 
