@@ -104,3 +104,15 @@ list(APPEND NOSTR_SIZE_SOURCES
   ${CMAKE_SOURCE_DIR}/src/nips/nip59.cpp
   ${NOSTR_BINDING_SOURCES})
 set_source_files_properties(${NOSTR_SIZE_SOURCES} PROPERTIES COMPILE_OPTIONS "-Oz")
+
+# The constant-time probes (tests/ctime/wasm_probe.c): libsecp256k1's selects and table scans and
+# ours, each an exported function, compiled with the secp256k1 target's settings and linked at
+# the modules' -O3 (the same clang and binaryen passes). tests/js/ctime-wasm.test.js disassembles
+# the result (wabt) and fails on any branch, select or address that depends on a secret. Not
+# shipped: written to build/wasm/ctime/.
+add_executable(ctime_probe ${CMAKE_SOURCE_DIR}/tests/ctime/wasm_probe.c
+  ${CMAKE_SOURCE_DIR}/src/crypto/secp256k1_tables.c ${CMAKE_SOURCE_DIR}/src/crypto/sha256_compress.c)
+nostr_secp256k1_settings(ctime_probe)
+target_include_directories(ctime_probe PRIVATE ${CMAKE_SOURCE_DIR}/src/crypto)
+target_link_options(ctime_probe PRIVATE -O3 --no-entry -sFILESYSTEM=0)
+set_target_properties(ctime_probe PROPERTIES SUFFIX ".mjs" RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/ctime)
