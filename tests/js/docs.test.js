@@ -150,7 +150,15 @@ describe('README', () => {
   });
 });
 
-describe('js blocks', () => {
+// What some blocks must print, beyond exiting 0: proof that they did their work.
+const PRINTS = [
+  { when: /serveAgent\(/, and: /message: 'hello there'/, prints: /hello there/ }, // the agent answered the client
+  { when: /resumeRun\(/, and: /listRuns\(/, prints: /^terminal$/m }, // the stored run replayed to its terminal
+  { when: /invoice\.review/, and: /\.request\(/, prints: /approved: true/ }, // the AGX task ran
+  { when: /pool\.publish\(/, and: /signal: AbortSignal/, prints: /status: 'accepted'/ },
+];
+
+describe('js blocks', { concurrency: 2 }, () => {
   const examples = new Map(readdirSync(path.join(ROOT, 'examples')).map((f) => [read(`examples/${f}`), f]));
   const all = docFiles().flatMap((file) =>
     parse(read(file))
@@ -179,8 +187,12 @@ describe('js blocks', () => {
     // A fragment says why it does not run.
     for (const b of all.filter((x) => x.text.startsWith(FRAGMENT)))
       assert.match(b.text.split('\n')[0], /^\/\/ fragment: \S.{8,}/, `${b.file}:${b.line}: say what the fragment needs`);
-    // The README's example blocks are the files themselves.
-    for (const b of all.filter((x) => examples.has(x.text))) assert.ok(existsSync(path.join(ROOT, 'examples', examples.get(b.text))));
+    // A block that starts like an examples/ file is that file, verbatim (examples.test.js runs it).
+    for (const [text, name] of examples) {
+      const first = text.split('\n')[0];
+      for (const blk of all.filter((x) => x.text.split('\n')[0] === first))
+        assert.equal(blk.text, text, `${blk.file}:${blk.line} is no longer examples/${name} verbatim`);
+    }
   });
 
   for (const b of runnable) {
@@ -191,6 +203,8 @@ describe('js blocks', () => {
       const result = await runNode(file, sub, BLOCK_DEADLINE_MS);
       assert.equal(result.signal, null, `${b.file}:${b.line} did not exit within ${BLOCK_DEADLINE_MS} ms (a live subscription, an open pool?)\n${result.output}`);
       assert.equal(result.code, 0, `${b.file}:${b.line} failed:\n${result.output}`);
+      for (const p of PRINTS.filter((x) => x.when.test(b.text) && x.and.test(b.text)))
+        assert.match(result.output, p.prints, `${b.file}:${b.line} ran but did not do its work`);
     });
   }
 });
