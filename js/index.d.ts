@@ -30,7 +30,7 @@ export interface Filter {
   [tag: `#${string}`]: string[] | undefined;
 }
 
-/** Every failure of the package: `code` is stable (README, "Error codes"). */
+/** Every failure of the package: `code` is stable (docs/errors.md). */
 export class NostrError extends Error {
   readonly code: string;
   constructor(code: string, message?: string, options?: { cause?: unknown });

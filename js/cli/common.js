@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { safeJson, sanitizeLine } from './sanitize.js';
 import { redact } from './secrets.js';
 
-/** Exit codes (README "Command line"). */
+/** Exit codes (docs/cli.md, "Exit codes"). */
 export const EXIT = Object.freeze({
   OK: 0,
   FAILURE: 1, // anything unexpected
