@@ -160,11 +160,13 @@ function record(t, engine, label, r, extra = '') {
 // The bundles, once for every engine: esbuild picks the browser entries and warns about nothing.
 test("esbuild bundles the browser entries: 'nostr-agents' (dist/core.wasm copied next to it) and 'nostr-agents/single'", TIMEOUT, async () => {
   const split = await bundle('app-split.js', 'bundle-split');
-  assert.ok(split.inputs.includes(`node_modules/${PACKAGE_NAME}/dist/index.browser.js`), `esbuild inputs: ${split.inputs}`);
-  assert.ok(!split.inputs.some((i) => i.includes('index.node.js')), 'esbuild picked the Node entry');
+  // Bundlers take the ES modules of js/ (the "module" condition), which they tree-shake.
+  assert.ok(split.inputs.includes(`node_modules/${PACKAGE_NAME}/js/index.browser.js`), `esbuild inputs: ${split.inputs}`);
+  assert.ok(!split.inputs.some((i) => i.includes('index.node.js') || i.includes('nip05-node')), 'esbuild picked the Node entry');
+  assert.ok(!split.inputs.some((i) => i.startsWith('node_modules/ws/')), 'esbuild bundled ws');
   assert.ok(!split.code.includes('node:fs'), 'the browser bundle references node:fs');
   const single = await bundle('app-single.js', 'bundle-single');
-  assert.ok(single.inputs.includes(`node_modules/${PACKAGE_NAME}/dist/index.single.js`), `esbuild inputs: ${single.inputs}`);
+  assert.ok(single.inputs.includes(`node_modules/${PACKAGE_NAME}/js/index.single.js`), `esbuild inputs: ${single.inputs}`);
 });
 
 forEachEngine((engine) => {
