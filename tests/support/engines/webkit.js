@@ -93,12 +93,15 @@ Promise.resolve().then(() => (${expression})).then(
       }
       const el = await this.element(resolveExpression(target));
       if (kind === 'click') return wd('POST', `${el}/click`, {});
+      // WebKitWebDriver drops a '\n' in the text it types: send it as the Enter key, which is what
+      // typing a line break is (a new line in a textarea).
+      const keys = (text) => text.replace(/\r?\n/g, KEYS.Enter);
       if (kind === 'fill') {
         await wd('POST', `${el}/clear`, {});
-        if (arg !== '') await wd('POST', `${el}/value`, { text: arg });
+        if (arg !== '') await wd('POST', `${el}/value`, { text: keys(arg) });
         return;
       }
-      if (kind === 'type') return wd('POST', `${el}/value`, { text: arg });
+      if (kind === 'type') return wd('POST', `${el}/value`, { text: keys(arg) });
       if (kind === 'press') return wd('POST', `${el}/value`, { text: KEYS[arg] });
       throw new Error(`unknown action ${kind}`);
     });
