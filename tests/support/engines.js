@@ -68,12 +68,15 @@ export async function runPage(browser, url, { timeoutMs = 30_000 } = {}) {
  * engine's browser (once for the file) and whose `after` closes it, then calls body(engine) to
  * register the suite's tests. `engine` is { id, title, browser, newPage(), runPage(url, options) };
  * its browser is there once the suite's tests run. Each suite opens with a test that records the
- * engine's version and start-up time in the output.
+ * engine's version and start-up time in the output. `pending`: { engine: why } for engines the
+ * file does not pass in yet (each shows as a skipped test with its reason).
  */
-export function forEachEngine(body) {
-  const run = enginesUnderTest();
-  const left = ENGINES.filter((e) => !run.includes(e));
+export function forEachEngine(body, { pending = {} } = {}) {
+  const run = enginesUnderTest().filter((e) => !pending[e]);
+  const left = ENGINES.filter((e) => !run.includes(e) && !pending[e]);
   if (left.length) test(`engines left out by NOSTR_BROWSERS: ${left.join(', ')}`, { skip: 'NOSTR_BROWSERS is set' });
+  // An engine in which the file does not pass yet shows as a skipped test naming why, never silently.
+  for (const [e, why] of Object.entries(pending)) test(`${TITLES[e]}: not run yet`, { skip: why });
   for (const id of run) {
     const engine = {
       id,
