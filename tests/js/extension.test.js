@@ -4,7 +4,8 @@
 // build. The demo logs in through it and chats with the demo agent; an AgxClient with a Nip07Signer
 // runs an AGX task through it, and so does the demo's AGX panel; the page never holds the key; refusals reach the page as
 // SIGNER_REJECTED; the package runs inside an extension page, and fails with INIT_FAILED without
-// 'wasm-unsafe-eval'.
+// 'wasm-unsafe-eval'. Chromium only: extensions are engine-specific (loading, manifest keys, the
+// service worker), unlike the other browser tests, which run in Chromium, Firefox ESR and WebKitGTK.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
@@ -120,7 +121,8 @@ after(async () => {
   sk?.fill(0);
 });
 
-test('the unpacked extension loads in new-headless Chromium and its worker runs the package', { timeout: 60_000 }, async () => {
+test('the unpacked extension loads in new-headless Chromium and its worker runs the package', { timeout: 60_000 }, async (t) => {
+  t.diagnostic(`Chromium ${ext.version} only: extensions are engine-specific; Firefox ESR and WebKitGTK run the other browser tests`);
   assert.match(ext.version, /^\d+\./);
   assert.match(ext.extensionId, /^[a-p]{32}$/);
   assert.equal(ext.worker.url(), ext.url('background.js'));
