@@ -214,21 +214,4 @@ forEachEngine((engine) => {
     record(t, engine, 'esbuild single', r, `; bundle ${b.code.length} B (${b.gz} gz), nothing else`);
   });
 
-  // 12 page loads: a longer budget than one load's, for a loaded CI machine.
-  test('browser: init-to-ready time over 3 fresh loads per page (printed; generous bounds only)', { timeout: 240_000 }, async (t) => {
-    for (const urlPath of ['/split.html', '/single.html', '/bundle-split/', '/bundle-single/']) {
-      if (!existsSync(path.join(pkg.scratch, urlPath, urlPath.endsWith('/') ? 'index.html' : ''))) {
-        t.diagnostic(`${urlPath}: not built (its test failed), skipped`);
-        continue;
-      }
-      const runs = [];
-      for (let i = 0; i < 3; i++) runs.push((await load(engine, urlPath)).result);
-      const median = (k) => runs.map((x) => x[k]).sort((a, b) => a - b)[1];
-      assert.ok(median('initMs') < 10_000, `${urlPath}: init() took ${median('initMs')} ms`);
-      assert.ok(median('readyAtMs') < 20_000, `${urlPath}: ready ${median('readyAtMs')} ms after navigation`);
-      t.diagnostic(
-        `${engine.browser.label}, ${urlPath}: median init() ${median('initMs').toFixed(1)} ms, ready ${median('readyAtMs').toFixed(1)} ms after navigation`,
-      );
-    }
-  });
 });
