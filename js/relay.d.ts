@@ -250,6 +250,8 @@ export interface PublishOptions {
 /** Counters of received frames: delivered events and drops by reason. */
 export interface PoolStats {
   frames: number;
+  /** Frames that arrived together (a backlog) and were fed to the core as one batch, their signatures checked together. */
+  batched: number;
   delivered: number;
   dropped: Record<DropReason, number>;
 }
