@@ -311,10 +311,11 @@ export function makeCases(libs, fx) {
       'relay feed, 200 authors, ours: JSON.parse + `verifyEvents` of the feed (peers: per event)',
       oursBatch
         ? (n) => () => {
-            // whole feeds (roundTo = 1,000): parse them, then one verifyEvents call per feed
-            for (let done = 0; done < n; done += f200.length) {
-              const events = new Array(f200.length);
-              for (let i = 0; i < f200.length; i++) {
+            // n frames (whole feeds in the timed rounds: roundTo), one verifyEvents call per feed
+            for (let start = 0; start < n; start += f200.length) {
+              const len = Math.min(f200.length, n - start);
+              const events = new Array(len);
+              for (let i = 0; i < len; i++) {
                 const m = JSON.parse(f200[i]);
                 if (m[0] !== 'EVENT') throw new Error('bad frame');
                 events[i] = m[2];

@@ -57,7 +57,9 @@ test('verifyEvents agrees with verifyEvent and nostr-tools on random batches wit
       const single = verifyEvent(events[i]);
       assert.equal(got[i], single, `event ${i} of ${events.length}`);
       const e = events[i];
-      if (e && typeof e === 'object') assert.equal(got[i], ntVerify({ ...e }), `nostr-tools on event ${i}`);
+      // nostr-tools (pure JS, slow) on the small batches and, in the large ones, on every bad event and a sample
+      if (e && typeof e === 'object' && (n <= 513 || !single || i % 16 === 0))
+        assert.equal(got[i], ntVerify({ ...e }), `nostr-tools on event ${i}`);
       bad += single ? 0 : 1;
     }
   }
