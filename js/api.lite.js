@@ -10,6 +10,7 @@ export {
   validateEvent,
   finalizeEvent,
   verifyEvent,
+  verifyEvents,
   assertEvent,
   matchFilter,
   matchFilters,

@@ -15,6 +15,7 @@ export {
   validateEvent,
   finalizeEvent,
   verifyEvent,
+  verifyEvents,
   assertEvent,
   matchFilter,
   matchFilters,

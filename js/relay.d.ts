@@ -250,6 +250,8 @@ export interface PublishOptions {
 /** Counters of received frames: delivered events and drops by reason. */
 export interface PoolStats {
   frames: number;
+  /** Frames that arrived together (a backlog) and were fed to the core as one batch, their signatures checked together. */
+  batched: number;
   delivered: number;
   dropped: Record<DropReason, number>;
 }
@@ -302,6 +304,10 @@ export class SubscriptionMachine {
   /** The packed outcome of one received frame (low 4 bits: 0 deliver, 1 eose, 2 closed, 3 dropped, 4 ok, 5 notice, 6 auth, 7 count). */
   feed(relay: number, frame: string): number;
   last(): Record<string, string | number | boolean> | undefined;
+  /** Frames that arrived together from one relay, in order: their packed outcomes as feed() one by one would give them, with the delivered events' signatures checked together (BIP-340 batch verification). */
+  feedBatch(relay: number, frames: string[]): Int32Array;
+  /** The strings of outcome i of the last feedBatch, unless it was a delivery. */
+  lastAt(i: number): Record<string, string | number | boolean> | undefined;
   state(subId: string, relay: number): 'pending' | 'live' | 'closed' | 'idle' | undefined;
   resumeSince(subId: string, relay: number, nowSeconds: number): number | undefined;
   seenCount(subId: string): number;

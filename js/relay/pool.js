@@ -102,6 +102,7 @@ export class RelayPool {
     this._conns = new Map(); // normalized url -> RelayConnection
     this._byIdx = []; // machine relay index -> RelayConnection
     this._subs = new Map(); // sub id -> Subscription
+    this._backlog = new Map(); // connection -> text frames received this task, not yet fed
     this._listeners = new Map();
     this._info = new Map(); // url -> Promise of the NIP-11 document
     this._abort = new AbortController();
@@ -109,7 +110,7 @@ export class RelayPool {
     this._closed = false;
     this._closing = null;
     this._ws = null;
-    this.stats = { frames: 0, delivered: 0, dropped: Object.fromEntries(DROP_REASONS.map((r) => [r, 0])) };
+    this.stats = { frames: 0, batched: 0, delivered: 0, dropped: Object.fromEntries(DROP_REASONS.map((r) => [r, 0])) };
   }
 
   get closed() {
@@ -272,6 +273,7 @@ export class RelayPool {
   }
 
   _onDisconnect(conn) {
+    this._flushFrames(conn); // what arrived before the drop is delivered as before
     if (this._machine) this._machine.disconnected(conn.idx);
     for (const sub of conn.subs) {
       const rs = sub._relays.get(conn);
@@ -284,14 +286,56 @@ export class RelayPool {
     }
   }
 
+  // Frames that arrive together (a relay's stored events before EOSE, a query's results: Node's
+  // `ws` hands over every frame of one socket read in one go) are fed to the core together at the
+  // end of the current task, which checks their signatures in one BIP-340 batch. A live trickle
+  // arrives one frame per task and goes through the single check as before (the core batches only
+  // from a few signatures up). Order is kept: every frame of a connection goes through the queue.
   _onFrame(conn, data) {
     this.stats.frames++;
+    let queue = this._backlog.get(conn);
+    const max = this._opts.maxFrameBytes;
+    if (typeof data !== 'string' || (max > 0 && data.length > max)) {
+      if (queue) this._flushFrames(conn);
+      this._onFrameNow(conn, data); // refused unparsed: nothing to batch
+      return;
+    }
+    if (!queue) {
+      queue = [];
+      this._backlog.set(conn, queue);
+      queueMicrotask(() => this._flushFrames(conn));
+    }
+    queue.push(data);
+  }
+
+  _flushFrames(conn) {
+    const frames = this._backlog.get(conn);
+    if (!frames) return;
+    this._backlog.delete(conn);
+    if (this._closed) return; // as a frame arriving after close(): the machine is gone
+    if (frames.length === 1) {
+      this._onFrameNow(conn, frames[0]);
+      return;
+    }
+    const m = this._machine;
+    this.stats.batched += frames.length;
+    const packed = m.feedBatch(conn.idx, frames);
+    for (let i = 0; i < frames.length; i++) {
+      if (this._closed) return; // an app callback closed the pool mid-batch
+      this._onOutcome(conn, frames[i], packed[i], () => m.lastAt(i));
+    }
+  }
+
+  _onFrameNow(conn, data) {
     if (typeof data !== 'string') {
       this._dropped(conn, { reason: 'malformed', subId: '', eventId: '', code: 'RELAY_FRAME_INVALID', message: 'binary frame' });
       return;
     }
     const m = this._machine;
-    const packed = m.feed(conn.idx, data);
+    this._onOutcome(conn, data, m.feed(conn.idx, data), () => m.last());
+  }
+
+  _onOutcome(conn, data, packed, last) {
     const type = packed & 15;
     if (type === DELIVER) {
       // The core verified these very bytes; parse them here rather than copying the event out.
@@ -306,17 +350,17 @@ export class RelayPool {
     }
     switch (type) {
       case EOSE: {
-        const sub = this._subs.get(m.last().subId);
+        const sub = this._subs.get(last().subId);
         if (sub) sub._relayEose(conn);
         break;
       }
       case CLOSED_FRAME:
-        this._onClosed(conn, m.last());
+        this._onClosed(conn, last());
         break;
       case DROPPED: {
         const reason = dropReasonOf(packed);
         if (reason === 'unknown-subscription' || this._has('drop')) {
-          const d = m.last();
+          const d = last();
           if (RelayConnection.isProbe(d.subId)) {
             conn.send(JSON.stringify(['CLOSE', d.subId]));
             return;
@@ -326,16 +370,16 @@ export class RelayPool {
         break;
       }
       case OK: {
-        const d = m.last();
+        const d = last();
         d.accepted = (packed & FLAG) !== 0;
         conn._onOk(d);
         break;
       }
       case NOTICE:
-        this._emit('notice', { relay: conn.url, message: m.last().message });
+        this._emit('notice', { relay: conn.url, message: last().message });
         break;
       case AUTH:
-        conn._onChallenge(m.last().challenge);
+        conn._onChallenge(last().challenge);
         break;
       default:
         break; // COUNT: the pool sends none
@@ -678,6 +722,7 @@ export class RelayPool {
           conn.subs.delete(sub);
         }
         gone.push(conn.close());
+        this._backlog.delete(conn); // unfed frames of a relay being removed go with it
         this._machine?.forget(conn.idx);
         this._byIdx[conn.idx] = undefined;
       }
