@@ -241,21 +241,27 @@ export class AgxServing {
     };
   }
 
-  /** After the first poll: advertise publishes our Agent Card and relay list. */
-  async started(out, { advertise = false } = {}) {
-    if (!advertise) return;
+  /**
+   * After the first poll, when advertising: our Agent Card (our relays in it) on our relays and the
+   * discovery relays; the requester publishes the relay list next. A card the core refuses
+   * (identity: org, nip05) throws; a card no relay took (or the signer declined) goes to onError.
+   */
+  async started(out) {
     const h = this.#h;
-    const { publishAgentCard, publishRelayList } = await import('./discovery.js');
+    const { publishAgentCard } = await import('./discovery.js');
     const identity = this.#o.identity ?? {};
-    const relays = h.relays();
-    out.card = await publishAgentCard(h.signer, h.pool(), {
-      org: identity.org ?? '',
-      nip05: identity.nip05 ?? null,
-      capabilities: this.capabilities(),
-      relays: h.relayUrls(),
-      relaysToPublish: relays,
-    });
-    out.relayList = await publishRelayList(h.signer, h.pool(), { relays: h.relayUrls(), relaysToPublish: relays });
+    try {
+      out.card = await publishAgentCard(h.signer, h.pool(), {
+        org: identity.org ?? '',
+        nip05: identity.nip05 ?? null,
+        capabilities: this.capabilities(),
+        relays: h.relayUrls(),
+        relaysToPublish: h.advertiseRelays(),
+      });
+    } catch (err) {
+      if (err?.code === 'AGX_CARD_INVALID' || err?.code === 'INVALID_UTF8' || err?.code === 'INVALID_ARGUMENT') throw err;
+      h.report(err);
+    }
   }
 
   /** stop(), first: no more retries; queued tasks do not run (their records bring them back at the next start). */
@@ -441,8 +447,10 @@ export class AgxServing {
     if (!redelivered) await this.#reply(createReceiptRumor(opened.rumor.id, message.contextId, me, from, { now: h.clock() }), from);
     let result;
     let finished = false;
+    // Which of our status envelopes this requester said it understands (the core read its request).
+    const updates = { status: task.updates?.status === true, input: task.updates?.input === true };
     const sendStatus = async (status, note) => {
-      if (finished || h.closed()) return false;
+      if (finished || h.closed() || !updates.status) return false;
       const rumor = createTaskStatusRumor({ taskId: task.taskId, status, message: note }, me, from, { now: h.clock() });
       await h.publishRumor(rumor, from);
       return true;
@@ -454,13 +462,21 @@ export class AgxServing {
       rumorId: opened.rumor.id,
       /** True when an earlier run of this task was cut short (a crash) and this is a re-run: be idempotent. */
       redelivered,
+      /**
+       * What the requester understands beyond the result: status (working() sends something) and
+       * input (requestInput() can be answered). A reference peer's request says neither.
+       */
+      updates,
       /** Tells the requester the task is being worked on (an optional note, at most 2000 characters). */
       working: (note) => sendStatus('working', note),
       /**
        * Sends input-required (with `note`: what is needed) and resolves with the requester's answer
        * (only the requester's). options: timeout (ms; default inputTimeout, 300000), signal.
        */
-      requestInput: (note, o = {}) => this.#requestInput(task.taskId, from, note, o, () => finished),
+      requestInput: (note, o = {}) =>
+        updates.input
+          ? this.#requestInput(task.taskId, from, note, o, () => finished)
+          : Promise.reject(new NostrError('AGX_INPUT_UNSUPPORTED', 'the requester did not say it understands input-required: nothing was sent')),
     };
     try {
       const output = await this.#handlers.get(d.handlerKey)(task.payload, ctx);
