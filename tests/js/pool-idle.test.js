@@ -35,7 +35,6 @@ describe('RelayPool: relays connected on demand are let go when idle', () => {
     const results = await p.publish(ev, { relays: [own.url, extra.url] });
     assert.deepEqual(results.map((r) => r.status), ['accepted', 'accepted']);
     await keep.publish(makeEvent(sk, { content: 'kept' }), { relays: [own.url, extra.url] });
-    assert.equal(p.status(extra.url).state, 'open');
     await until(() => !p.status().some((s) => s.relay === extra.url), 'the extra relay let go', 10_000);
     assert.equal(p.status(extra.url).state, 'closed');
     assert.equal(p.status(own.url).state, 'open', 'the pool keeps the relays it was given');
