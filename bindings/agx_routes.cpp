@@ -1,6 +1,7 @@
 // AGX glue, where and when: the relay routes (our relays, a peer's NIP-65 inbox and outbox relays,
-// their cache and its rules; the relay list we advertise) and the inbox poll schedule. Both sides of
-// an endpoint use them (the built demo page's requester too: cmake/wasm.cmake lists this file).
+// their cache and its rules) and the inbox poll schedule. Both sides of an endpoint use them (the
+// built demo page's requester too: cmake/wasm.cmake lists this file; the relay list an agent
+// advertises is agx_serve.cpp's).
 // Lists and events cross as JSON text; times as numbers (seconds for the cache, ms for the timer).
 #include <emscripten/bind.h>
 
@@ -10,17 +11,16 @@
 #include <vector>
 
 #include "event/event_json.hpp"
-#include "event/event_reader.hpp"
 #include "agx_helpers.hpp"
 #include "protocols/agx/poll_schedule.hpp"
 #include "protocols/agx/relay_routes.hpp"
 #include "support.hpp"
-#include "wrap_inputs.hpp"
 
 namespace nostr::bindings {
 namespace {
 
 using json = dom::value;
+using agx_glue::events_of;
 using agx_glue::string_list;
 
 std::int64_t ms(double v) { return std::isfinite(v) ? static_cast<std::int64_t>(v) : 0; }
@@ -31,98 +31,74 @@ std::string list_json(const std::vector<std::string>& v) {
   return j.dump();
 }
 
-// A JSON array of events (the pool delivered them verified); elements that are no event are skipped.
-std::vector<event> events_of(const std::string& text) {
-  std::vector<event> out;
-  auto j = parse_json(text);
-  if (!j.is_array()) return out;
-  for (const auto& e : j)
-    if (auto ev = event_from_json(e)) out.push_back(std::move(*ev));
-  return out;
-}
-
+// Few entry points on purpose: every Embind method costs the built page bytes.
 class relay_routes_binding {
  public:
   relay_routes_binding() = default;
 
-  // ours, discovery: JSON arrays of URLs. RELAY_URL_INVALID for one that does not normalize.
-  val configure(const std::string& ours_json, const std::string& discovery_json, bool allow_local, double cap) {
-    auto r = agx::relay_routes::create(string_list(ours_json), string_list(discovery_json), allow_local,
-                                       cap >= 1 ? static_cast<std::size_t>(cap) : agx::kRelayListCacheCap);
+  // ours, discovery: JSON arrays of URLs -> {"ours":[..],"lookup":[..]} (normalized: ours, then the
+  // discovery relays). RELAY_URL_INVALID for one that does not normalize.
+  val configure(const std::string& ours_json, const std::string& discovery_json, bool allow_local) {
+    auto r = agx::relay_routes::create(string_list(ours_json), string_list(discovery_json), allow_local);
     if (!r) return fail(r.err());
     routes_.emplace(std::move(*r));
-    return val(true);
+    json j;
+    j["ours"] = routes_->ours();
+    j["lookup"] = routes_->lookup_relays();
+    return val(j.dump());
   }
-  std::string ours() const { return list_json(routes_->ours()); }
-  std::string lookup_relays() const { return list_json(routes_->lookup_relays()); }
   // JSON array, or null when the peer's list must be looked up first.
   val targets(const std::string& peer, double now) const {
     auto t = routes_->targets(peer, static_cast<std::int64_t>(now));
     return t ? val(list_json(*t)) : val::null();
   }
-  // The lookup's events -> {"inbox":[..],"outbox":[..]} of the peer's newest list, or null.
+  // The lookup's events -> {"inbox":[..],"outbox":[..],"hosts":[..]} of the peer's newest list (hosts:
+  // for the host's DNS check), or null when it has none.
   val select(const std::string& peer, const std::string& events_json) const {
     auto r = agx::select_peer_relays(events_of(events_json), peer, routes_->allow_local());
     if (!r) return val::null();
     json j;
     j["inbox"] = r->inbox;
     j["outbox"] = r->outbox;
+    j["hosts"] = agx::relay_hosts(*r);
     return val(j.dump());
   }
-  // relays_json: {"inbox":[..],"outbox":[..]} (after the host's own checks), or "" for no list.
-  std::string remember(const std::string& peer, const std::string& relays_json, double now) {
+  // selected_json: select()'s answer plus "refused": [hosts the DNS check refused], or "" for no
+  // list. Returns the peer's targets.
+  std::string remember(const std::string& peer, const std::string& selected_json, double now) {
     std::optional<agx::peer_relays> r;
-    if (!relays_json.empty()) {
-      auto j = parse_json(relays_json);
+    std::vector<std::string> refused;
+    if (!selected_json.empty()) {
+      auto j = parse_json(selected_json);
       r.emplace();
       if (j.is_object()) {
-        r->inbox = string_list(j.contains("inbox") ? j["inbox"].dump() : "[]");
-        r->outbox = string_list(j.contains("outbox") ? j["outbox"].dump() : "[]");
+        auto list = [&](const char* key) { return j.contains(key) ? string_list(j[key].dump()) : std::vector<std::string>{}; };
+        r->inbox = list("inbox");
+        r->outbox = list("outbox");
+        refused = list("refused");
       }
     }
-    return list_json(routes_->remember(peer, r, static_cast<std::int64_t>(now)));
+    return list_json(routes_->remember(peer, r, static_cast<std::int64_t>(now), refused));
   }
   std::string poll_relays(const std::string& peers_json, double now) const {
     return list_json(routes_->poll_relays(string_list(peers_json), static_cast<std::int64_t>(now)));
   }
-  double size() const { return static_cast<double>(routes_->size()); }
 
  private:
   std::optional<agx::relay_routes> routes_;
 };
 
-val peer_relay_url(const std::string& url, bool allow_local) {
-  auto u = agx::peer_relay_url(url, allow_local);
-  return u ? val(*u) : val::null();
-}
-
-std::string relay_host(const std::string& url) { return agx::relay_host(url); }
-
-// existing: JSON array of our kind 10002 events found -> the template to publish, or null.
-val advertised_relay_list(const std::string& existing_json, const std::string& me, const std::string& ours_json,
-                          double now_s) {
-  std::int64_t now;
-  if (!read_now(now_s, now)) return fail(bad_now());
-  auto t = agx::advertised_relay_list(events_of(existing_json), me, string_list(ours_json), now);
-  if (!t) return fail(t.err());
-  if (!*t) return val::null();
-  const event_template& tpl = **t;
-  json out;
-  out["kind"] = tpl.kind;
-  out["created_at"] = tpl.created_at;
-  out["tags"] = tpl.tags;
-  out["content"] = tpl.content;
-  return val(out.dump());
-}
-
+// One entry point: event 0 a request of ours opened, 1 a poll started, 2 a poll finished (with
+// pending_open). Returns the next deadline (ms on the host's clock), or -1 for none.
 class poll_schedule_binding {
  public:
   poll_schedule_binding(double idle_ms, double pending_ms) : s_(ms(idle_ms), ms(pending_ms)) {}
-  void request_opened(double now_ms) { s_.request_opened(ms(now_ms)); }
-  void poll_started() { s_.poll_started(); }
-  void poll_finished(double now_ms, bool pending_open) { s_.poll_finished(ms(now_ms), pending_open); }
-  double deadline() const { return static_cast<double>(s_.deadline()); }
-  double pending_interval() const { return static_cast<double>(s_.pending_interval()); }
+  double on(int event, double now_ms, bool pending_open) {
+    if (event == 0) s_.request_opened(ms(now_ms));
+    else if (event == 1) s_.poll_started();
+    else s_.poll_finished(ms(now_ms), pending_open);
+    return static_cast<double>(s_.deadline());
+  }
 
  private:
   agx::poll_schedule s_;
@@ -131,26 +107,16 @@ class poll_schedule_binding {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(agx_routes) {
-  emscripten::function("agxPeerRelayUrl", &peer_relay_url);
-  emscripten::function("agxRelayHost", &relay_host);
-  emscripten::function("agxAdvertisedRelayList", &advertised_relay_list);
   emscripten::class_<relay_routes_binding>("AgxRelayRoutes")
       .constructor<>()
       .function("configure", &relay_routes_binding::configure)
-      .function("ours", &relay_routes_binding::ours)
-      .function("lookupRelays", &relay_routes_binding::lookup_relays)
       .function("targets", &relay_routes_binding::targets)
       .function("select", &relay_routes_binding::select)
       .function("remember", &relay_routes_binding::remember)
-      .function("pollRelays", &relay_routes_binding::poll_relays)
-      .function("size", &relay_routes_binding::size);
+      .function("pollRelays", &relay_routes_binding::poll_relays);
   emscripten::class_<poll_schedule_binding>("AgxPollSchedule")
       .constructor<double, double>()
-      .function("requestOpened", &poll_schedule_binding::request_opened)
-      .function("pollStarted", &poll_schedule_binding::poll_started)
-      .function("pollFinished", &poll_schedule_binding::poll_finished)
-      .function("deadline", &poll_schedule_binding::deadline)
-      .function("pendingInterval", &poll_schedule_binding::pending_interval);
+      .function("on", &poll_schedule_binding::on);
 }
 
 }  // namespace nostr::bindings

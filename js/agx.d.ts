@@ -602,8 +602,8 @@ export class AgxRequester {
   ): Promise<T>;
   ingest(wrap: NostrEvent): Promise<AgxIngestResult>;
   poll(): Promise<AgxPollResult>;
-  /** advertise (default false here): also publish our NIP-65 relay list (merged into the key's own). */
-  start(options?: { advertise?: boolean }): Promise<{ cursor: number; poll: AgxPollResult; relayList?: { event: NostrEvent | null; results: PublishResult[] } }>;
+  /** Publishes nothing (no card, no relay list: AgxClient's start() does); while requests wait it also polls their peers' outbox relays. */
+  start(): Promise<{ cursor: number; poll: AgxPollResult }>;
   /** Rejects open requests (AGX_CLOSED), closes the seen store (and the pool it made from `relays`). */
   stop(): Promise<void>;
 }

@@ -33,6 +33,10 @@ const DEFAULT_POLL_INTERVAL = 60000; // the core's kDefaultIdlePollMs
 const DEFAULT_PENDING_POLL_INTERVAL = 3000; // the core's kDefaultPendingPollMs
 const DEFAULT_POLL_TIMEOUT = 10000;
 const SETTLED_CAP = 10000; // task ids of our settled requests remembered (a second result is dropped)
+// The core poll schedule's events (bindings/agx_routes.cpp).
+const REQUEST_OPENED = 0;
+const POLL_STARTED = 1;
+const POLL_FINISHED = 2;
 // A client dropped without stop(): its core poll schedule goes with it.
 const schedules = new FinalizationRegistry((native) => native.delete());
 
@@ -75,7 +79,8 @@ export class AgxRequester {
   #router;
   #routes;
   #ours; // our relays, normalized
-  #polls; // the core's poll schedule (AgxPollSchedule)
+  #polls; // the core's poll schedule (AgxPollSchedule: on(event, nowMs, pendingOpen) -> deadline)
+  #deadline = -1; // its deadline (ms), -1: none
   #ticking = false; // the schedule's timer runs (after start's first poll)
   #guard;
   #store;
@@ -676,7 +681,7 @@ export class AgxRequester {
   poll() {
     if (this.#closed) return Promise.reject(new NostrError('AGX_CLOSED', 'the client was stopped'));
     if (this.#polling) return this.#polling.then(() => this.poll());
-    this.#polls.pollStarted();
+    this.#deadline = this.#polls.on(POLL_STARTED, 0, false);
     if (this.#timer) clearTimeout(this.#timer); // this poll is the one it was set for
     this.#timer = null;
     const run = this.#pollOnce();
@@ -684,7 +689,7 @@ export class AgxRequester {
     const clear = () => {
       if (this.#polling === run) this.#polling = null;
       if (this.#closed) return;
-      this.#polls.pollFinished(Date.now(), this.#pending.size > 0);
+      this.#deadline = this.#polls.on(POLL_FINISHED, Date.now(), this.#pending.size > 0);
       this.#arm();
     };
     run.then(clear, clear);
@@ -735,7 +740,7 @@ export class AgxRequester {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
     if (!this.#ticking || this.#closed) return;
-    const at = this.#polls.deadline();
+    const at = this.#deadline;
     if (at < 0) return;
     this.#timer = setTimeout(() => {
       this.#timer = null;
@@ -747,16 +752,15 @@ export class AgxRequester {
 
   // A request (or an answer to input-required) now waits: the short polls start again.
   #waitingStarts() {
-    this.#polls.requestOpened(Date.now());
+    this.#deadline = this.#polls.on(REQUEST_OPENED, Date.now(), true);
     this.#arm();
   }
 
   /**
    * Loads the seen store, opens the live subscription (low latency), runs a first catch-up poll
-   * and schedules the next ones. advertise (default false here; AgxClient's default is true):
-   * also publish our NIP-65 relay list (merged into the one the key has) to our relays and the
-   * discovery relays, so peers on other relays reach us; a failure to publish goes to onError.
-   * Resolves { cursor, poll, relayList? }.
+   * and schedules the next ones. Resolves { cursor, poll }. A requester publishes nothing (no card,
+   * no relay list: AgxClient's start() does); while its requests wait it also polls their peers'
+   * outbox relays, where their answers are published.
    */
   start(options = {}) {
     if (!this.#started) this.#started = this.#start(options);
@@ -789,15 +793,7 @@ export class AgxRequester {
     this.#ticking = true;
     this.#arm();
     const out = { cursor: this.#cursor, poll: first };
-    if (options.advertise) {
-      if (this.#serve) await this.#serve.started(out, options); // the Agent Card
-      try {
-        out.relayList = await this.#routes.advertise(this.#signer, me, this.#clock());
-      } catch (err) {
-        if (err?.code === 'INVALID_ARGUMENT' || err?.code === 'RELAY_URL_INVALID') throw err;
-        this.#report(err); // published nowhere (relays down, the signer declined): we still run
-      }
-    }
+    if (options.advertise && this.#serve) await this.#serve.started(out); // Agent Card and relay list
     return out;
   }
 

@@ -4,16 +4,19 @@
 // relays and the discovery relays once at a time per peer; in Node each relay host it names must
 // also resolve to public addresses only (the NIP-05 guard's DNS check), unless local relays are
 // allowed. Every wrap then goes to our relays plus the peer's inbox relays; the pool connects to
-// those on demand and lets them go when idle.
+// those on demand and lets them go when idle. (Publishing our own list is the serving side's:
+// serve.js, with the Agent Card.)
 import { core, checked } from '../core.js';
 import { NostrError } from '../errors.js';
-import { isPrivateAddress, lookupHost, publishAccepted, signChecked, RELAY_LIST_KIND } from './discovery.js';
+import { isPrivateAddress, lookupHost, RELAY_LIST_KIND } from './discovery.js';
 
 const registry = new FinalizationRegistry((native) => native.delete());
 export const DEFAULT_LOOKUP_TIMEOUT = 3000;
 
 export class AgxRoutes {
   #native;
+  #ours;
+  #lookupRelays;
   #pool;
   #clock;
   #timeout;
@@ -29,13 +32,16 @@ export class AgxRoutes {
    */
   constructor({ pool, ours, discoveryRelays = [], allowLocalRelays = false, lookupTimeout = DEFAULT_LOOKUP_TIMEOUT, lookup, clock }) {
     const native = new (core().AgxRelayRoutes)();
+    let relays;
     try {
-      checked(native.configure(JSON.stringify(ours), JSON.stringify(discoveryRelays), allowLocalRelays === true, 0));
+      relays = JSON.parse(checked(native.configure(JSON.stringify(ours), JSON.stringify(discoveryRelays), allowLocalRelays === true)));
     } catch (err) {
       native.delete();
       throw err;
     }
     this.#native = native;
+    this.#ours = relays.ours;
+    this.#lookupRelays = relays.lookup;
     registry.register(this, native, this);
     this.#pool = pool;
     this.#clock = clock;
@@ -51,12 +57,12 @@ export class AgxRoutes {
 
   /** Our relays, normalized. */
   get ours() {
-    return JSON.parse(this.#n().ours());
+    return [...this.#ours];
   }
 
   /** Ours and the discovery relays: where relay lists are read, and where ours (and our card) go. */
   get lookupRelays() {
-    return JSON.parse(this.#n().lookupRelays());
+    return [...this.#lookupRelays];
   }
 
   /** Where a wrap to `peer` (hex) goes: ours, then the peer's inbox relays (looked up when not cached). */
@@ -87,45 +93,22 @@ export class AgxRoutes {
     }
     const selected = this.#n().select(peer, JSON.stringify(found));
     let relays = selected === null ? null : JSON.parse(selected);
-    if (relays && !this.#allowLocal) relays = await this.#resolvingPublic(relays);
+    if (relays && !this.#allowLocal) relays.refused = await this.#privateHosts(relays.hosts);
     return JSON.parse(this.#n().remember(peer, relays ? JSON.stringify(relays) : '', this.#clock()));
   }
 
   // A host named like a public one may still resolve to a private address: in Node, every address
-  // DNS gives must be public (where there is no DNS, the spelling rules alone apply).
-  async #resolvingPublic({ inbox, outbox }) {
-    const verdicts = new Map();
-    const ok = (url) => {
-      const host = core().agxRelayHost(url);
-      if (!verdicts.has(host))
-        verdicts.set(
-          host,
-          Promise.resolve()
-            .then(() => this.#lookup(host))
-            .then((a) => a === null || (Array.isArray(a) && a.length > 0 && !a.some(isPrivateAddress)), () => false),
-        );
-      return verdicts.get(host);
-    };
-    const keep = async (list) => {
-      const flags = await Promise.all(list.map(ok));
-      return list.filter((_, i) => flags[i]);
-    };
-    return { inbox: await keep(inbox), outbox: await keep(outbox) };
-  }
-
-  /**
-   * Publishes our NIP-65 list (kind 10002) to ours and the discovery relays: the list already
-   * there with our relays added (the core's merge, so a key that has a list keeps its other
-   * relays). Resolves { event, results }, or { event: null, results: [] } when it lists ours already.
-   */
-  async advertise(signer, me, now) {
-    const relays = this.lookupRelays;
-    const existing = await this.#pool.query([{ kinds: [RELAY_LIST_KIND], authors: [me] }], { relays, maxWait: this.#timeout });
-    const template = checked(core().agxAdvertisedRelayList(JSON.stringify(existing), me, this.#n().ours(), now));
-    if (template === null) return { event: null, results: [] };
-    const event = await signChecked(signer, JSON.parse(template));
-    const results = await publishAccepted(this.#pool, event, relays);
-    return { event, results };
+  // DNS gives must be public (where there is no DNS, the spelling rules alone apply). The hosts
+  // that fail, for the core to drop.
+  async #privateHosts(hosts) {
+    const ok = await Promise.all(
+      hosts.map((host) =>
+        Promise.resolve()
+          .then(() => this.#lookup(host))
+          .then((a) => a === null || (Array.isArray(a) && a.length > 0 && !a.some(isPrivateAddress)), () => false),
+      ),
+    );
+    return hosts.filter((_, i) => !ok[i]);
   }
 
   dispose() {

@@ -9,7 +9,7 @@
 // before its handler runs, and 'done' (with its result's wrap) before the result is published; at
 // start(), an accepted task runs again (ctx.redelivered) and a done one is published again.
 import { NostrError } from '../errors.js';
-import { core } from '../core.js';
+import { core, checked } from '../core.js';
 import { AgxPublicError } from './errors.js';
 import { createMessageRumor, createReceiptRumor, createTaskResultRumor, createTaskStatusRumor } from './rumor.js';
 import { wrapRumor } from './wrap.js';
@@ -242,24 +242,41 @@ export class AgxServing {
   }
 
   /**
-   * After the first poll, when advertising: our Agent Card (our relays in it) on our relays and the
-   * discovery relays; the requester publishes the relay list next. A card the core refuses
-   * (identity: org, nip05) throws; a card no relay took (or the signer declined) goes to onError.
+   * After the first poll, when advertising: our Agent Card (our relays in it) and our NIP-65 relay
+   * list on our relays and the discovery relays. The list is the one the key has with our relays
+   * added (the core's merge: a key's other relays stay; nothing is published when ours are listed).
+   * A card the core refuses (identity: org, nip05) throws; what no relay took (or the signer
+   * declined) goes to onError, and the client runs on.
    */
   async started(out) {
     const h = this.#h;
-    const { publishAgentCard } = await import('./discovery.js');
+    const { publishAgentCard, publishAccepted, signChecked, RELAY_LIST_KIND } = await import('./discovery.js');
     const identity = this.#o.identity ?? {};
+    const relays = h.advertiseRelays();
+    const local = (err) => err?.code === 'AGX_CARD_INVALID' || err?.code === 'INVALID_UTF8' || err?.code === 'INVALID_ARGUMENT';
     try {
       out.card = await publishAgentCard(h.signer, h.pool(), {
         org: identity.org ?? '',
         nip05: identity.nip05 ?? null,
         capabilities: this.capabilities(),
         relays: h.relayUrls(),
-        relaysToPublish: h.advertiseRelays(),
+        relaysToPublish: relays,
       });
     } catch (err) {
-      if (err?.code === 'AGX_CARD_INVALID' || err?.code === 'INVALID_UTF8' || err?.code === 'INVALID_ARGUMENT') throw err;
+      if (local(err)) throw err;
+      h.report(err);
+    }
+    try {
+      const me = await h.whoami();
+      const existing = await h.pool().query([{ kinds: [RELAY_LIST_KIND], authors: [me] }], { relays, maxWait: h.options.relayListTimeout ?? 3000 });
+      const template = checked(core().agxAdvertisedRelayList(JSON.stringify(existing), me, JSON.stringify(h.relayUrls()), h.clock()));
+      if (template === null) out.relayList = { event: null, results: [] };
+      else {
+        const event = await signChecked(h.signer, JSON.parse(template));
+        out.relayList = { event, results: await publishAccepted(h.pool(), event, relays) };
+      }
+    } catch (err) {
+      if (local(err)) throw err;
       h.report(err);
     }
   }

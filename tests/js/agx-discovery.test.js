@@ -138,8 +138,8 @@ describe('AGX discovery', () => {
       assert.deepEqual(list.read, ['wss://home.example.com', relay.url]);
       assert.deepEqual(list.write, ['wss://home.example.com', relay.url]);
       // a second start finds ours listed: nothing is published again
-      const again = new agx.AgxRequester({ signer: s, pool, pollInterval: 0 });
-      const second = await again.start({ advertise: true });
+      const again = new agx.AgxClient({ signer: s, pool, authorize: 'accept-all', pollInterval: 0 });
+      const second = await again.start();
       await again.stop();
       assert.equal(second.relayList.event, null);
       assert.equal((await agx.resolveRelayList(pool, s.publicKey)).id, list.id);

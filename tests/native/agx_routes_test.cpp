@@ -111,6 +111,13 @@ TEST(agx_relay_routes_test, targets_are_ours_plus_the_peers_inbox_cached_with_a_
   EXPECT_EQ(*routes->targets(bob().pub, kNow + kRelayListTtl - 1), t);
   EXPECT_FALSE(routes->targets(bob().pub, kNow + kRelayListTtl));  // stale: looked up again
 
+  // The host's DNS check refused a host: its relays are dropped from both lists.
+  peer_relays carols{{"wss://a.example.com", "wss://b.example.com:7777"}, {"wss://b.example.com/out"}};
+  EXPECT_EQ(relay_hosts(carols), (std::vector<std::string>{"a.example.com", "b.example.com"}));
+  EXPECT_EQ(routes->remember(make_identity(7).pub, carols, kNow, {"b.example.com"}),
+            (std::vector<std::string>{"wss://ours.example.com", "wss://a.example.com"}));
+  EXPECT_TRUE(routes->poll_relays({make_identity(7).pub}, kNow).empty());
+
   // A peer without a list gets ours, and is asked again sooner.
   EXPECT_EQ(routes->remember(mallory().pub, std::nullopt, kNow), kOurs);
   EXPECT_TRUE(routes->targets(mallory().pub, kNow + kRelayListMissTtl - 1));

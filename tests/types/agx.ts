@@ -151,7 +151,7 @@ export async function requesterTypes(signer: import('nostr-agents').Signer, pool
     keepUnknownContentTypes: true,
   };
   const targets: string[] = await r.relaysFor(peer);
-  const listed = await r.start({ advertise: true });
+  const listed = await new agx.AgxClient({ signer, pool }).start();
   const listId: string | undefined = listed.relayList?.event?.id;
   // @ts-expect-error an AgxRequester serves nothing
   r.handle('x.y', () => 1);

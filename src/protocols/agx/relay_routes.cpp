@@ -72,6 +72,13 @@ std::string relay_host(std::string_view url) {
   return std::string(host_of(authority));
 }
 
+std::vector<std::string> relay_hosts(const peer_relays& r) {
+  std::vector<std::string> out;
+  for (const auto* list : {&r.inbox, &r.outbox})
+    for (const auto& u : *list) push_unique(out, relay_host(u));
+  return out;
+}
+
 std::optional<peer_relays> select_peer_relays(const std::vector<event>& found, std::string_view peer,
                                               bool allow_local) {
   const event* list = newest_list(found, peer);
@@ -121,7 +128,7 @@ std::optional<std::vector<std::string>> relay_routes::targets(std::string_view p
 }
 
 std::vector<std::string> relay_routes::remember(std::string_view peer, const std::optional<peer_relays>& relays,
-                                                std::int64_t now) {
+                                                std::int64_t now, const std::vector<std::string>& refused) {
   entry e;
   e.expires = now + (relays ? kRelayListTtl : kRelayListMissTtl);
   if (relays) {
@@ -129,7 +136,8 @@ std::vector<std::string> relay_routes::remember(std::string_view peer, const std
     auto keep = [&](const std::vector<std::string>& in, std::vector<std::string>& out) {
       for (const auto& u : in) {
         if (out.size() == kMaxPeerRelays) break;
-        if (auto url = peer_relay_url(u, allow_local_)) push_unique(out, *url);
+        auto url = peer_relay_url(u, allow_local_);
+        if (url && std::find(refused.begin(), refused.end(), relay_host(*url)) == refused.end()) push_unique(out, *url);
       }
     };
     keep(relays->inbox, e.relays.inbox);

@@ -41,6 +41,9 @@ struct peer_relays {
   std::vector<std::string> outbox;  // NIP-65 write relays: where the peer publishes
 };
 
+// The distinct hosts of both lists, in order: what the host checks in DNS before remember().
+std::vector<std::string> relay_hosts(const peer_relays& r);
+
 // The relays of the newest kind 10002 event by `peer` among `found` (other kinds and authors are
 // ignored; equal created_at: the lowest id): ["r", url] counts for both lists, ["r", url, "read"]
 // for the inbox, ["r", url, "write"] for the outbox, any other marker for neither. Only the first
@@ -65,10 +68,12 @@ class relay_routes {
   // stale (look it up, then remember()).
   std::optional<std::vector<std::string>> targets(std::string_view peer, std::int64_t now) const;
 
-  // The lookup's outcome for `peer`: its relays (nullopt: it has no list), each URL checked again;
-  // kept until now + kRelayListTtl (kRelayListMissTtl without a list). At the cap, expired entries
-  // go first, then the one that expires soonest. Returns targets().
-  std::vector<std::string> remember(std::string_view peer, const std::optional<peer_relays>& relays, std::int64_t now);
+  // The lookup's outcome for `peer`: its relays (nullopt: it has no list), each URL checked again
+  // and those on a `refused` host dropped (the host's DNS check: a name that resolves to a private
+  // address); kept until now + kRelayListTtl (kRelayListMissTtl without a list). At the cap,
+  // expired entries go first, then the one that expires soonest. Returns targets().
+  std::vector<std::string> remember(std::string_view peer, const std::optional<peer_relays>& relays, std::int64_t now,
+                                    const std::vector<std::string>& refused = {});
 
   // The outbox relays (not ours) of these peers, where their answers to us are published: read by
   // polls while our requests to them wait. Unknown or stale peers add nothing.
