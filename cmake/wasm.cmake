@@ -65,7 +65,7 @@ nostr_wasm_url(core-lite core-lite.wasm)
 # explicit list; scripts/build-demo.mjs checks that the page's bundle names none of the functions
 # it lacks.
 set(NOSTR_WEB_BINDING_SOURCES)
-foreach(name support keys event nip19 nip44 nip59 wrap_inputs relay nip_xx agx)
+foreach(name support keys event nip19 nip44 nip59 wrap_inputs relay nip_xx agx agx_routes)
   list(APPEND NOSTR_WEB_BINDING_SOURCES ${CMAKE_SOURCE_DIR}/bindings/${name}.cpp)
 endforeach()
 add_executable(core-web ${NOSTR_WEB_BINDING_SOURCES})

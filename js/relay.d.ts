@@ -94,6 +94,12 @@ export interface RelayPoolOptions {
   resubscribeOverlap?: number;
   /** Keep connections up (reconnecting) even when nothing uses them. Default false. */
   keepAlive?: boolean;
+  /**
+   * ms after which a relay the pool was not given (`relays`), connected on demand for a publish,
+   * query or subscription, is closed once nothing uses it (it reconnects when used again).
+   * Default 60 000; false: never.
+   */
+  idleTimeout?: number | false;
   /** Injectable time and randomness (tests). */
   timers?: { setTimeout?: (fn: () => void, ms: number) => unknown; clearTimeout?: (id: any) => void };
   now?: () => number;
@@ -261,6 +267,8 @@ export class RelayPool {
   constructor(options?: RelayPoolOptions);
   readonly closed: boolean;
   readonly stats: PoolStats;
+  /** The relays the pool was given (its defaults), normalized. */
+  readonly relays: string[];
 
   /** Opens a subscription on the relays (default: the pool's); events are verified, match their filter and come once. */
   subscribe(filters: Filter | Filter[], options?: SubscribeOptions): Subscription;

@@ -25,14 +25,14 @@ function needPool(pool) {
     throw new NostrError('INVALID_ARGUMENT', 'pool must be a RelayPool');
 }
 
-async function signChecked(signer, template) {
+export async function signChecked(signer, template) {
   const signed = await signer.signEvent(template);
   if (!signed || signed.kind !== template.kind || signed.content !== template.content || signed.created_at !== template.created_at)
     throw new NostrError('INVALID_EVENT', 'the signer signed something else than the template');
   return signed;
 }
 
-async function publishAccepted(pool, event, relays, timeout) {
+export async function publishAccepted(pool, event, relays, timeout) {
   const results = await pool.publish(event, { relays, timeout });
   if (!results.some((r) => r.status === 'accepted'))
     throw Object.assign(new NostrError('AGX_PUBLISH_FAILED', `no relay accepted the kind ${event.kind} event`), { results });
@@ -208,6 +208,9 @@ async function defaultLookup(host) {
   if (!isNode() || !nodeDefaults) return null; // browsers: no DNS API
   return nodeDefaults.lookup(host);
 }
+
+/** The addresses DNS gives `host` (Node), or null where there is no DNS (browsers). routes.js checks peer relays with it. */
+export const lookupHost = defaultLookup;
 
 async function readCapped(res, cap) {
   const len = Number(res.headers?.get?.('content-length'));

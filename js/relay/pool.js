@@ -44,6 +44,7 @@ const DEFAULTS = {
   seenCap: 4096,
   resubscribeOverlap: 60,
   keepAlive: false,
+  idleTimeout: 60_000,
 };
 
 /**
@@ -73,6 +74,7 @@ function options(o) {
   if (!Array.isArray(opts.relays) || !opts.relays.every((r) => typeof r === 'string'))
     throw new NostrError('INVALID_ARGUMENT', 'relays must be an array of relay URLs');
   for (const k of MS_OPTIONS) checkMs(opts[k], k);
+  if (opts.idleTimeout !== false) checkMs(opts.idleTimeout, 'idleTimeout');
   for (const k of COUNT_OPTIONS) checkMs(opts[k], k, { integer: true });
   for (const [group, value] of [['reconnect', opts.reconnect], ['retry', opts.retry], ['ping', opts.ping]])
     if (value !== false) for (const [k, v] of Object.entries(value)) checkMs(v, `${group}.${k}`);
@@ -106,6 +108,7 @@ export class RelayPool {
     this._listeners = new Map();
     this._info = new Map(); // url -> Promise of the NIP-11 document
     this._abort = new AbortController();
+    this._configured = new Set(this._opts.relays.map((url) => normalizeRelayUrl(url)));
     this._nextSub = 0;
     this._closed = false;
     this._closing = null;
@@ -115,6 +118,11 @@ export class RelayPool {
 
   get closed() {
     return this._closed;
+  }
+
+  /** The relays the pool was given (its defaults), normalized. */
+  get relays() {
+    return [...this._configured];
   }
 
   // --- Events.
@@ -217,9 +225,19 @@ export class RelayPool {
     return false;
   }
 
-  /** A relay nothing needs any more stops waiting to reconnect. */
+  /**
+   * A relay nothing needs any more stops waiting to reconnect. One the pool was not given (a
+   * peer's inbox, a one-off query: connected on demand) is let go once nothing used it for
+   * idleTimeout ms, so a pool that reaches many relays keeps only those in use.
+   */
   _release(conn) {
     if (conn.state === 'backing-off' && !this._wants(conn)) conn._idle();
+    const idle = this._opts.idleTimeout;
+    if (idle === false || conn._idleTimer || this._closed || this._configured.has(conn.url) || this._wants(conn)) return;
+    conn._idleTimer = this._clock.set(() => {
+      conn._idleTimer = null;
+      if (this._conns.get(conn.url) === conn && !this._wants(conn)) this.close([conn.url]);
+    }, idle);
   }
 
   /**
@@ -721,10 +739,12 @@ export class RelayPool {
           sub._relays.delete(conn);
           conn.subs.delete(sub);
         }
+        if (conn._idleTimer) this._clock.clear(conn._idleTimer);
         gone.push(conn.close());
         this._backlog.delete(conn); // unfed frames of a relay being removed go with it
         this._machine?.forget(conn.idx);
         this._byIdx[conn.idx] = undefined;
+        this._info.delete(key);
       }
       return Promise.all(gone).then(() => {});
     }

@@ -17,7 +17,9 @@ bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
-bool public_dns_name(const std::string& d) {
+}  // namespace
+
+bool public_dns_name(std::string_view d) {
   if (d.empty() || d.size() > 253) return false;
   std::size_t labels = 0;
   bool all_numeric = true;
@@ -41,8 +43,6 @@ bool public_dns_name(const std::string& d) {
     if (ends_with(d, local)) return false;
   return true;
 }
-
-}  // namespace
 
 result<nip05_address> parse_nip05(std::string_view id) {
   if (id.size() > kMaxNip05Length) return invalid("a NIP-05 identifier is at most 253 characters");

@@ -20,6 +20,12 @@ struct nip05_address {
   std::string domain;  // lowercased
 };
 
+// A host name a public service can have, by its spelling alone: a dotted DNS name of [a-z0-9-]
+// labels (1..63 characters, no edge hyphen, lowercase), not an IP literal and not a local-only name
+// (localhost, .local, .localhost, .internal, .home.arpa). Shared with the relay-list rules
+// (relay_routes.hpp). A name can still resolve to a private address: the host checks DNS where it can.
+bool public_dns_name(std::string_view name);
+
 // name@domain: name of [A-Za-z0-9._-], domain a dotted DNS name of [a-z0-9-] labels (1..63
 // characters, no edge hyphen), not an IP literal and not a local-only name (localhost, .local,
 // .localhost, .internal, .home.arpa). At most 253 characters. AGX_NIP05_INVALID otherwise.
