@@ -31,12 +31,12 @@ foreach(variant core core-single)
 endforeach()
 target_link_options(core-single PRIVATE -sSINGLE_FILE=1)
 
-# The lite module (subpath export `nostr-agents/lite`): keys, events, NIP-19/44/59/13/40 and the
+# The lite module (subpath export `nostr-agents/lite`): keys, events, NIP-19/44/49/59/13/40 and the
 # signers, without the relay codec and the NIP-XX/AGX protocol layers, for apps that only sign,
 # verify and encrypt. An explicit list, so new protocol binding files stay out of it.
 set(NOSTR_LITE_BINDING_SOURCES)
 foreach(name support keys event event_finalize event_text nip13 nip19 nip19_encode nip40 nip44
-    nip44_secret nip59 nip59_seal wrap_inputs)
+    nip44_secret nip49 nip59 nip59_seal wrap_inputs)
   list(APPEND NOSTR_LITE_BINDING_SOURCES ${CMAKE_SOURCE_DIR}/bindings/${name}.cpp)
 endforeach()
 add_executable(core-lite ${NOSTR_LITE_BINDING_SOURCES})
@@ -71,6 +71,15 @@ target_compile_options(core-web PRIVATE ${NOSTR_WASM_COMPILE_OPTIONS})
 target_link_options(core-web PRIVATE ${NOSTR_WASM_LINK_FLAGS} -sINCOMING_MODULE_JS_API=[wasmBinary] -sSUPPORT_ERRNO=0
   -sENVIRONMENT=web -sTEXTDECODER=2 -Os)
 set_target_properties(core-web PROPERTIES SUFFIX ".mjs" RUNTIME_OUTPUT_DIRECTORY ${NOSTR_DIST_DIR})
+# The demo page's NIP-49 module (`npm run build:demo` ships it as nip49.wasm, fetched only when
+# the user remembers a key or unlocks a remembered one): scrypt and XChaCha20-Poly1305 stay out of
+# the page's core.wasm, and scrypt's 64 MiB go with this instance when the page drops it.
+add_executable(core-nip49 ${CMAKE_SOURCE_DIR}/bindings/support.cpp ${CMAKE_SOURCE_DIR}/bindings/nip49.cpp)
+target_link_libraries(core-nip49 PRIVATE nostr_core sodium)
+target_compile_options(core-nip49 PRIVATE ${NOSTR_WASM_COMPILE_OPTIONS})
+target_link_options(core-nip49 PRIVATE ${NOSTR_WASM_LINK_FLAGS} -sINCOMING_MODULE_JS_API=[wasmBinary] -sSUPPORT_ERRNO=0
+  -sENVIRONMENT=web -sTEXTDECODER=2 -Os)
+set_target_properties(core-nip49 PROPERTIES SUFFIX ".mjs" RUNTIME_OUTPUT_DIRECTORY ${NOSTR_DIST_DIR})
 target_compile_options(nostr_core PRIVATE -O3 -flto -fno-rtti)
 
 # Size where speed does not matter: protocol logic, relay frames, NIP-19 and the Embind glue are

@@ -21,6 +21,7 @@ export {
   verifiedSymbol,
   nip19,
   nip44,
+  nip49,
   nip59,
   nip13,
   nip40,
