@@ -8,16 +8,21 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchChromium, CHROMIUM_PATH } from '../support/chromium.js';
 import { startDevRelay } from '../support/relays.js';
-import { init, LocalSigner, nip44, getPublicKey, finalizeEvent, generateSecretKey } from 'nostr-agents';
+import { init, LocalSigner, nip44, nip19, getPublicKey, finalizeEvent, generateSecretKey } from 'nostr-agents';
+import * as toolsNip49 from 'nostr-tools/nip49';
+import { bech32 } from '@scure/base';
 import { startDemoAgent } from '../../web-demo/agent/agent.js';
 import { startStaticServer } from '../../web-demo/serve.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SHOTS = path.join(ROOT, 'build/test-artifacts/demo');
-const SK_KEY = 'nostr-agents-demo:sk';
+const SK_KEY = 'nostr-agents-demo:sk'; // where the page kept its key in hex before NIP-49
+const NCRYPTSEC_KEY = 'nostr-agents-demo:ncryptsec';
+const PASS = 'correct horse battery staple';
 
 let browser;
 let relay;
+let relayB; // a relay a link proposes
 let agent;
 let site;
 let page;
@@ -42,6 +47,33 @@ async function ready(p) {
   await p.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
 }
 
+/** Everything the page keeps in Web Storage, as text. */
+const storage = (p) => p.evaluate(() => JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage } }));
+
+/** Unlocks the remembered key with `pass`; resolves to the error text shown ('' when it opened). */
+async function unlock(p, pass = PASS) {
+  await p.getByLabel('Passphrase of the remembered key').fill(pass);
+  await p.getByRole('button', { name: 'Unlock' }).click();
+  await p.waitForFunction(() => document.getElementById('pass-error').textContent !== '' || document.getElementById('pass-form').dataset.mode !== 'unlock', null, { timeout: 30_000 });
+  return p.locator('#pass-error').textContent();
+}
+
+/** A reload: the tab's key is gone, the remembered one asks for its passphrase. */
+async function reloadUnlocked(p) {
+  await p.reload();
+  await p.getByLabel('Passphrase of the remembered key').waitFor();
+  assert.equal(await unlock(p), '');
+  await ready(p);
+}
+
+/** Remembers the tab's key under `pass` (NIP-49) and waits until it is stored. */
+async function remember(p, pass = PASS) {
+  await p.getByLabel('Passphrase to remember this key with (NIP-49)').fill(pass);
+  await p.getByLabel('The same passphrase again').fill(pass);
+  await p.getByRole('button', { name: 'Remember this key' }).click();
+  await p.waitForFunction(() => /remembered in this browser/.test(document.getElementById('identity-line').textContent), null, { timeout: 30_000 });
+}
+
 /** Sends `text` and waits for the run to end; returns the last turn's locator. */
 async function chat(p, text, { wait = true } = {}) {
   const before = await p.locator('#transcript > li').count();
@@ -57,6 +89,7 @@ before(async () => {
   mkdirSync(SHOTS, { recursive: true });
   await init();
   relay = await startDevRelay({ memory: true });
+  relayB = await startDevRelay({ memory: true });
   [agent, site, browser] = await Promise.all([
     startDemoAgent({ relays: [relay.url], tokenDelay: 15, env: {} }),
     startStaticServer({ port: 0 }),
@@ -70,13 +103,25 @@ after(async () => {
   await agent?.stop();
   await site?.close();
   await relay?.close();
+  await relayB?.close();
 });
 
-test('the page loads, makes a local key, finds the agent and streams a reply', { timeout: 60_000 }, async () => {
+test('the page loads, asks about the proposed relay, makes a key for the tab, finds the agent and streams a reply', { timeout: 60_000 }, async () => {
+  const sockets = [];
+  page.on('websocket', (ws) => sockets.push(ws.url()));
   await page.goto(demoUrl(site.origin));
+  // ?relay= proposes: a first visit shows the link's relays and connects nowhere before the user says so.
+  const field = page.getByLabel(/Relays to connect to/);
+  await field.waitFor();
+  assert.equal(await field.inputValue(), relay.url);
+  assert.match(await page.locator('#relay-choice-label').textContent(), /the link proposes these/);
+  assert.deepEqual(sockets, []);
+  await page.getByRole('button', { name: 'Connect' }).click();
   await ready(page);
-  const sk = await page.evaluate((k) => localStorage.getItem(k), SK_KEY);
-  assert.match(sk, /^[0-9a-f]{64}$/, 'a local key is kept in the browser');
+  // A key for this tab only: nothing secret is stored, and NIP-49's module was not even fetched.
+  assert.match(await page.locator('#identity-line').textContent(), /for this tab only/);
+  assert.deepEqual(Object.keys(JSON.parse(await storage(page)).local).sort(), ['nostr-agents-demo:identity', 'nostr-agents-demo:relays']);
+  assert.equal(await page.getByLabel('Passphrase to remember this key with (NIP-49)').isVisible(), true);
   assert.equal(await page.locator('#agent-select').inputValue(), agent.pubkey);
   await assert.doesNotReject(page.getByText('calculator, clock, unit_converter').waitFor());
   await page.waitForSelector('#relay-list .dot[data-state="open"]');
@@ -173,15 +218,46 @@ test('the AGX panel finds the Agent Card and completes a math.eval task', { time
   await shot(page, 'agx');
 });
 
-test('a reload keeps the local identity and restores the session and its runs', { timeout: 60_000 }, async () => {
+test('a remembered key (NIP-49, lazily loaded) survives a reload, behind its passphrase; the session and its runs come back', { timeout: 90_000 }, async () => {
   const identity = await page.locator('#identity-line code').getAttribute('title');
-  const sk = await page.evaluate((k) => localStorage.getItem(k), SK_KEY);
   const messages = await page.locator('#transcript .msg.user').allTextContents();
+  const fetched = [];
+  const onRequest = (r) => fetched.push(new URL(r.url()).pathname);
+  page.on('request', onRequest);
+  // Refused: too short, and two that differ.
+  await page.getByLabel('Passphrase to remember this key with (NIP-49)').fill('short');
+  await page.getByLabel('The same passphrase again').fill('short');
+  await page.getByRole('button', { name: 'Remember this key' }).click();
+  assert.match(await page.locator('#pass-error').textContent(), /8 characters/);
+  await page.getByLabel('Passphrase to remember this key with (NIP-49)').fill(PASS);
+  await page.getByLabel('The same passphrase again').fill(`${PASS}!`);
+  await page.getByRole('button', { name: 'Remember this key' }).click();
+  assert.match(await page.locator('#pass-error').textContent(), /differ/);
+  assert.ok(!fetched.some((f) => f.includes('nip49')), `NIP-49 is loaded only to encrypt: ${fetched}`);
+  await remember(page);
+  assert.ok(fetched.includes('/dist/core-nip49.wasm'), `the NIP-49 module was fetched: ${fetched}`);
+  page.off('request', onRequest);
+  // What is stored is an ncryptsec that nostr-tools opens to this identity's key; nothing else secret.
+  const kept = JSON.parse(await storage(page));
+  const nc = kept.local[NCRYPTSEC_KEY];
+  const sk = toolsNip49.decrypt(nc, PASS);
+  assert.equal(nip19.npubEncode(getPublicKey(sk)), identity);
+  const raw = new Uint8Array(bech32.fromWords(bech32.decode(nc, 5000).words));
+  assert.deepEqual([raw[0], raw[1], raw[42]], [2, 16, 1], 'version 2, log_n 16, key never seen in the clear');
+  const dump = JSON.stringify(kept);
+  assert.ok(!dump.includes(Buffer.from(sk).toString('hex')) && !dump.includes(nip19.nsecEncode(sk)));
+
   await page.reload();
+  // No key until the passphrase is given; a wrong one is refused.
+  await page.getByLabel('Passphrase of the remembered key').waitFor();
+  assert.equal(await page.evaluate(() => document.body.dataset.ready), 'false');
+  assert.equal(await unlock(page, 'not the passphrase'), 'Wrong passphrase.');
+  assert.equal(await unlock(page), '');
   await ready(page);
   await page.waitForSelector('body[data-restored]'); // the runs are replayed from IndexedDB
   assert.equal(await page.locator('#identity-line code').getAttribute('title'), identity);
-  assert.equal(await page.evaluate((k) => localStorage.getItem(k), SK_KEY), sk);
+  assert.match(await page.locator('#identity-line').textContent(), /remembered in this browser/);
+  assert.equal(await page.evaluate((k) => localStorage.getItem(k), SK_KEY), null);
   assert.deepEqual(await page.locator('#transcript .msg.user').allTextContents(), messages);
   const states = await page.locator('#transcript .run-status').evaluateAll((s) => s.map((x) => x.dataset.state));
   assert.deepEqual(states, ['done', 'done', 'cancelled', 'error', 'done']);
@@ -262,8 +338,7 @@ test('privacy first: a NIP-59 chat works and the relay sees only gift wraps', { 
     assert.equal(await plain.locator('.msg.agent .who').textContent(), 'Agent');
     await until(() => seen.plain >= 2, 'with the switch off the run is NIP-44 events again');
     // The private run is restored after a reload like the others.
-    await page.reload();
-    await ready(page);
+    await reloadUnlocked(page);
     await page.waitForSelector('body[data-restored]');
     const restored = page.locator('#transcript > li').filter({ hasText: 'calculate 6 * 7' }).last();
     assert.match(await restored.locator('.body').textContent(), /= 42$/);
@@ -277,8 +352,7 @@ test('privacy first: a NIP-59 chat works and the relay sees only gift wraps', { 
 
 test('phone-sized screen: no horizontal scrolling, controls reachable', { timeout: 60_000 }, async () => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.reload();
-  await ready(page);
+  await reloadUnlocked(page);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `page wider than the screen by ${overflow} px`);
   await page.getByLabel('Message', { exact: true }).focus();
@@ -314,6 +388,7 @@ test('NIP-07: an injected window.nostr signs and decrypts; the page never holds 
     const login = ext.getByRole('button', { name: 'Log in with extension' });
     await login.waitFor();
     await login.click();
+    await ext.getByRole('button', { name: 'Connect' }).click(); // the proposed relay
     await ready(ext);
     assert.match(await ext.locator('#identity-line').textContent(), /NIP-07 extension/);
     const turn = await chat(ext, 'calculate 20 + 22');
@@ -327,6 +402,7 @@ test('NIP-07: an injected window.nostr signs and decrypts; the page never holds 
     assert.match(await ext.locator('#task-log li[data-kind="result"]').textContent(), /"result": "1024"/);
     assert.ok(calls.signEvent > before.signEvent && calls.encrypt > before.encrypt && calls.decrypt > before.decrypt, JSON.stringify(calls));
     assert.equal(await ext.evaluate((k) => localStorage.getItem(k), SK_KEY), null, 'no local key was made');
+    assert.equal(await ext.evaluate((k) => localStorage.getItem(k), NCRYPTSEC_KEY), null);
     // A reload logs in through the extension again, still without a local key.
     await ext.reload();
     await ready(ext);
@@ -403,27 +479,36 @@ test('relays are editable: a dead one gets its own dot, removing it keeps the li
   assert.match(await turn.locator('.body').textContent(), /= 9$/);
 });
 
-test('the local key exports as nsec and imports back; a bad key is refused', { timeout: 60_000 }, async () => {
-  const { nip19 } = await import('nostr-agents');
+test('the tab key exports as nsec and an imported one replaces it; neither is stored in the clear', { timeout: 90_000 }, async () => {
+  const identity = await page.locator('#identity-line code').getAttribute('title');
   await page.getByRole('button', { name: 'Export key' }).click();
   const nsec = await page.getByLabel('Your secret key (keep it private)').inputValue();
-  const stored = await page.evaluate((k) => localStorage.getItem(k), SK_KEY);
-  assert.equal(Buffer.from(nip19.decode(nsec).data).toString('hex'), stored);
+  assert.equal(nip19.npubEncode(getPublicKey(nip19.decode(nsec).data)), identity);
+  assert.ok(!(await storage(page)).includes(nsec));
 
+  const before = await storage(page);
   await page.getByLabel('Import a key (nsec or hex)').fill('nsec1notakey');
   await page.getByRole('button', { name: 'Import' }).click();
   assert.match(await page.locator('#import-error').textContent(), /Not a valid key/);
-  assert.equal(await page.evaluate((k) => localStorage.getItem(k), SK_KEY), stored, 'unchanged');
+  assert.equal(await storage(page), before, 'unchanged');
 
   const sk = generateSecretKey();
   await page.getByLabel('Import a key (nsec or hex)').fill(nip19.nsecEncode(sk));
   await page.getByRole('button', { name: 'Import' }).click();
   await ready(page);
   assert.equal(await page.locator('#identity-line code').getAttribute('title'), nip19.npubEncode(getPublicKey(sk)));
-  assert.equal(await page.evaluate((k) => localStorage.getItem(k), SK_KEY), Buffer.from(sk).toString('hex'));
   assert.equal(await page.getByLabel('Import a key (nsec or hex)').inputValue(), '', 'the field is cleared');
+  assert.match(await page.locator('#identity-line').textContent(), /for this tab only/, 'imported keys are not stored by themselves');
+  assert.equal(await storage(page), before);
   const turn = await chat(page, 'calculate 5*5');
   assert.match(await turn.locator('.body').textContent(), /= 25$/);
+  // Remembering it replaces the remembered key; the key security byte says it was seen in the clear.
+  await remember(page, 'another good passphrase');
+  const nc = JSON.parse(await storage(page)).local[NCRYPTSEC_KEY];
+  assert.deepEqual(toolsNip49.decrypt(nc, 'another good passphrase'), sk);
+  assert.equal(new Uint8Array(bech32.fromWords(bech32.decode(nc, 5000).words))[42], 0);
+  assert.ok(!(await storage(page)).includes(Buffer.from(sk).toString('hex')));
+  await page.getByRole('button', { name: 'Export key' }).click(); // close the box
   sk.fill(0);
 });
 
@@ -449,6 +534,7 @@ test('a reload in the middle of a run resumes it from the store and follows it t
     await chat(page, 'wait for me', { wait: false });
     await page.waitForFunction(() => /before the reload/.test(document.querySelector('#transcript > li:last-child .body')?.textContent ?? ''));
     await page.reload();
+    assert.equal(await unlock(page, 'another good passphrase'), '');
     await ready(page);
     await page.waitForSelector('body[data-restored="1"]');
     const turn = lastTurn(page);
@@ -468,4 +554,69 @@ test('a reload in the middle of a run resumes it from the store and follows it t
     await gated.stop();
   }
   assert.deepEqual(problems.slice(known), []);
+});
+
+test('a link proposing another relay does not change the saved list; the user adds it or not', { timeout: 60_000 }, async () => {
+  const sockets = [];
+  const onSocket = (ws) => sockets.push(ws.url());
+  page.on('websocket', onSocket);
+  try {
+    const link = `${site.origin}/?relay=${encodeURIComponent(relayB.url)}&relay=${encodeURIComponent(relay.url)}&agent=${agent.npub}`;
+    await page.goto(link);
+    assert.equal(await unlock(page, 'another good passphrase'), '');
+    await ready(page);
+    const saved = () => page.evaluate(() => JSON.parse(localStorage.getItem('nostr-agents-demo:relays')));
+    assert.deepEqual(await saved(), [relay.url]);
+    assert.match(await page.locator('#relay-proposal').textContent(), new RegExp(`proposes relays you do not use: ${relayB.url.replace(/[.]/g, '\\.')}\\.`));
+    assert.ok(!sockets.some((u) => new URL(u).port === new URL(relayB.url).port), 'the proposed relay was not contacted');
+    await page.getByRole('button', { name: 'Ignore' }).click();
+    assert.equal(await page.locator('#relay-proposal').isHidden(), true);
+    assert.deepEqual(await saved(), [relay.url]);
+
+    await page.goto(link);
+    assert.equal(await unlock(page, 'another good passphrase'), '');
+    await page.getByRole('button', { name: 'Add them' }).click();
+    assert.deepEqual(await saved(), [relay.url, relayB.url]);
+    await page.waitForSelector(`#relay-list li[data-relay="${relayB.url}"] .dot[data-state="open"]`);
+    await page.getByRole('button', { name: `Remove ${relayB.url}` }).click();
+    assert.deepEqual(await saved(), [relay.url]);
+  } finally {
+    page.off('websocket', onSocket);
+  }
+});
+
+test('a key an older version kept in plain text is moved out of storage; a remembered key can be forgotten', { timeout: 60_000 }, async () => {
+  const site3 = await startStaticServer({ port: 0 });
+  const p = watch(await browser.context.newPage());
+  try {
+    const sk = generateSecretKey();
+    const hex = Buffer.from(sk).toString('hex');
+    await p.goto(`${site3.origin}/web-demo/style.css`); // the origin, to plant the old entry
+    await p.evaluate(([k, v]) => {
+      localStorage.setItem(k, v);
+      localStorage.setItem('nostr-agents-demo:relays', '[]');
+    }, [SK_KEY, hex]);
+    await p.goto(demoUrl(site3.origin));
+    await p.locator('#identity-line code').waitFor();
+    assert.equal(await p.locator('#identity-line code').getAttribute('title'), nip19.npubEncode(getPublicKey(sk)));
+    assert.match(await p.locator('#identity-line').textContent(), /kept unencrypted, now out of storage: remember or export it/);
+    assert.ok(!(await storage(p)).includes(hex), 'the plain-text copy is gone');
+    await remember(p);
+    assert.deepEqual(toolsNip49.decrypt(JSON.parse(await storage(p)).local[NCRYPTSEC_KEY], PASS), sk);
+    // Forget: the page asks first; said no, nothing changes; said yes, nothing is remembered (the
+    // tab keeps its key until it closes).
+    p.once('dialog', (d) => d.dismiss());
+    await p.getByRole('button', { name: 'Forget the remembered key' }).click();
+    assert.notEqual(JSON.parse(await storage(p)).local[NCRYPTSEC_KEY], undefined, 'not without a yes');
+    p.once('dialog', (d) => d.accept());
+    await p.getByRole('button', { name: 'Forget the remembered key' }).click();
+    await p.waitForFunction((k) => localStorage.getItem(k) === null, NCRYPTSEC_KEY);
+    await p.reload();
+    await p.locator('#identity-line code').waitFor();
+    assert.notEqual(await p.locator('#identity-line code').getAttribute('title'), nip19.npubEncode(getPublicKey(sk)), 'a new tab key');
+    sk.fill(0);
+  } finally {
+    await p.close();
+    await site3.close();
+  }
 });
