@@ -31,12 +31,12 @@ foreach(variant core core-single)
 endforeach()
 target_link_options(core-single PRIVATE -sSINGLE_FILE=1)
 
-# The lite module (subpath export `nostr-agents/lite`): keys, events, NIP-19/44/49/59/13/40 and the
+# The lite module (subpath export `nostr-agents/lite`): keys, events, NIP-19/44/59/13/40 and the
 # signers, without the relay codec and the NIP-XX/AGX protocol layers, for apps that only sign,
 # verify and encrypt. An explicit list, so new protocol binding files stay out of it.
 set(NOSTR_LITE_BINDING_SOURCES)
 foreach(name support keys event event_finalize event_text nip13 nip19 nip19_encode nip40 nip44
-    nip44_secret nip49 nip59 nip59_seal wrap_inputs)
+    nip44_secret nip59 nip59_seal wrap_inputs)
   list(APPEND NOSTR_LITE_BINDING_SOURCES ${CMAKE_SOURCE_DIR}/bindings/${name}.cpp)
 endforeach()
 add_executable(core-lite ${NOSTR_LITE_BINDING_SOURCES})

@@ -1,4 +1,4 @@
-// The lite API (`nostr-agents/lite`): keys, events, NIP-19/44/49/59/13/40 and the signers, without the
+// The lite API (`nostr-agents/lite`): keys, events, NIP-19/44/59/13/40 and the signers, without the
 // relay pool and the NIP-XX/AGX protocol layers. Its entries load the smaller dist/core-lite.wasm.
 export { init, isReady } from './core.js';
 export { NostrError } from './errors.js';
@@ -17,7 +17,6 @@ export {
 } from './event.js';
 export * as nip19 from './nip19.js';
 export * as nip44 from './nip44-public.js';
-export * as nip49 from './nip49.js';
 export * as nip59 from './nip59.js';
 export * as nip13 from './nip13.js';
 export * as nip40 from './nip40.js';

@@ -21,7 +21,6 @@ export {
   verifiedSymbol,
   nip19,
   nip44,
-  nip49,
   nip59,
   nip13,
   nip40,

@@ -7,7 +7,7 @@ import { NostrError } from './errors.js';
 const GUARDED = new Set(['sign_event', 'nip44_encrypt', 'nip44_decrypt']);
 
 /** Everything the bunker can do: the default ceiling of what a connection may be granted. */
-export const ALL_PERMS = Object.freeze(['sign_event', 'nip44_encrypt', 'nip44_decrypt']);
+export const ALL_PERMS = /* @__PURE__ */ Object.freeze(['sign_event', 'nip44_encrypt', 'nip44_decrypt']);
 
 const KIND = /^(0|[1-9]\d{0,9})$/;
 

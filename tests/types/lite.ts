@@ -1,6 +1,7 @@
 // Type-checked (never run) use of `nostr-agents/lite`, and that it leaves the protocol layers out.
 import * as lite from 'nostr-agents/lite';
-import { LocalSigner, finalizeEvent, nip44, nip49, nip59, verifyEvent, type NostrEvent } from 'nostr-agents/lite';
+import { LocalSigner, finalizeEvent, nip44, nip59, verifyEvent, type NostrEvent } from 'nostr-agents/lite';
+import { nip49 } from 'nostr-agents';
 
 async function main(): Promise<void> {
   await lite.init();
@@ -21,6 +22,8 @@ async function main(): Promise<void> {
   lite.RelayPool;
   // @ts-expect-error nor are the protocol layers
   lite.agx;
+  // @ts-expect-error nor NIP-49 (scrypt: ~8 KB gz of WASM)
+  lite.nip49;
   void ok;
   void npub;
 }
