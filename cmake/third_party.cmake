@@ -58,8 +58,7 @@ if(EMSCRIPTEN)
   target_compile_definitions(secp256k1_web PRIVATE NOSTR_KEY_TABLES=0)
 endif()
 
-# --- libsodium 1.0.18, only what NIP-44 needs (SHA-256, HMAC-SHA256, ChaCha20, constant-time compare)
-# and NIP-49 (below).
+# --- libsodium 1.0.18, only what NIP-44 needs: SHA-256, HMAC-SHA256, ChaCha20, constant-time compare.
 set(SODIUM_SRC "${SODIUM_DIR}/src/libsodium")
 file(GLOB SODIUM_SOURCES
   ${SODIUM_SRC}/crypto_hash/sha256/*.c
@@ -73,9 +72,10 @@ file(GLOB SODIUM_SOURCES
   ${SODIUM_SRC}/randombytes/randombytes.c
   ${SODIUM_SRC}/randombytes/sysrandom/*.c
   ${SODIUM_SRC}/randombytes/internal/*.c)
-# NIP-49 (src/nips/nip49.cpp): scrypt's portable core and XChaCha20-Poly1305 (HChaCha20, Poly1305
-# donna). Our src/crypto/scrypt_region.c stands in for scrypt_platform.c: it wipes scrypt's working
-# memory before freeing it. The aead globs match both 1.0.18's sodium/ subfolder and later layouts.
+# And for NIP-49 (src/nips/nip49.cpp): scrypt's portable core and XChaCha20-Poly1305 (HChaCha20,
+# Poly1305 donna). Our src/crypto/scrypt_region.c stands in for scrypt_platform.c: it wipes
+# scrypt's working memory before freeing it. The aead globs match both 1.0.18's sodium/ subfolder
+# and 1.0.22's layout.
 file(GLOB SODIUM_NIP49_SOURCES
   ${SODIUM_SRC}/crypto_pwhash/scryptsalsa208sha256/crypto_scrypt-common.c
   ${SODIUM_SRC}/crypto_pwhash/scryptsalsa208sha256/pbkdf2-sha256.c

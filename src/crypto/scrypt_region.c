@@ -1,8 +1,10 @@
 /* The working memory of libsodium's scrypt (crypto_pwhash/scryptsalsa208sha256): B (the password's
  * PBKDF2 output), V and XY. libsodium's scrypt_platform.c frees it unwiped; this file stands in
- * for it (cmake/third_party.cmake compiles this instead of that one): the same four functions,
- * with the region zeroed before it is freed, so no password-derived state is left in the heap
- * (on WASM, in linear memory that any later code can read). */
+ * for it (cmake/third_party.cmake compiles this instead of that one): the same functions, with the
+ * region zeroed before it is freed, so no password-derived state is left in the heap (on WASM, in
+ * linear memory that any later code can read). libsodium 1.0.18 calls the region functions
+ * alloc_region and free_region, later versions escrypt_alloc_region and escrypt_free_region:
+ * both names are defined. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -10,7 +12,7 @@
 #include "crypto_scrypt.h"
 #include "utils.h"
 
-void *alloc_region(escrypt_region_t *region, size_t size) {
+static void *region_alloc(escrypt_region_t *region, size_t size) {
   uint8_t *base = NULL;
   uint8_t *aligned = NULL;
   if (size + 63 < size) {
@@ -25,7 +27,7 @@ void *alloc_region(escrypt_region_t *region, size_t size) {
   return aligned;
 }
 
-int free_region(escrypt_region_t *region) {
+static int region_free(escrypt_region_t *region) {
   if (region->base) {
     sodium_memzero(region->base, region->size + 63);
     free(region->base);
@@ -35,10 +37,15 @@ int free_region(escrypt_region_t *region) {
   return 0;
 }
 
+void *alloc_region(escrypt_region_t *region, size_t size) { return region_alloc(region, size); }
+int free_region(escrypt_region_t *region) { return region_free(region); }
+void *escrypt_alloc_region(escrypt_region_t *region, size_t size) { return region_alloc(region, size); }
+int escrypt_free_region(escrypt_region_t *region) { return region_free(region); }
+
 int escrypt_init_local(escrypt_local_t *local) {
   local->base = local->aligned = NULL;
   local->size = 0;
   return 0;
 }
 
-int escrypt_free_local(escrypt_local_t *local) { return free_region(local); }
+int escrypt_free_local(escrypt_local_t *local) { return region_free(local); }
