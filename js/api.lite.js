@@ -1,6 +1,6 @@
 // The lite API (`nostr-agents/lite`): keys, events, NIP-19/44/59/13/40 and the signers, without the
 // relay pool and the NIP-XX/AGX protocol layers. Its entries load the smaller dist/core-lite.wasm.
-export { init, isReady } from './core.js';
+export { isReady } from './core.js'; // init(): each entry's own, with its platform's loader
 export { NostrError } from './errors.js';
 export { bytesToHex, hexToBytes } from './hex.js';
 export { generateSecretKey, getPublicKey, isValidPublicKey } from './keys.js';

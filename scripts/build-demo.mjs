@@ -32,7 +32,7 @@ mkdirSync(out, { recursive: true });
 
 // The page: web-demo/app.js with everything it imports. The page imports the package's browser
 // bundle (dist/index.browser.js); here it is built from that bundle's sources (js/), which
-// tree-shake and minify further than the bundle can (its modules are wrapped for lazy init).
+// tree-shake and minify further than the bundle can (its namespaces are whole objects).
 // Full minification is safe here: the Node-only dynamic imports (ws, node:fs for FileRunStore)
 // are never reached in a browser and stay external.
 //
@@ -100,7 +100,7 @@ const fromSources = {
     b.onResolve({ filter: /\/dist\/index\.browser\.js$/ }, () => ({ path: PAGE_API, namespace: PAGE_API }));
     b.onLoad({ filter: /.*/, namespace: PAGE_API }, () => ({ contents: pageApiSource(), resolveDir: root, loader: 'js' }));
     b.onResolve({ filter: /\/dist\/core\.mjs$/ }, () => ({ path: webLoader }));
-    b.onLoad({ filter: /\/dist\/core-web\.mjs$/ }, () => ({ contents: renamedLoader('core-web.mjs', 'core-web.wasm', 'core.wasm'), loader: 'js' }));
+    b.onLoad({ filter: /\/dist\/core-web\.mjs$/ }, () => ({ contents: renamedLoader('core-web.mjs', './core-web.wasm', './core.wasm'), loader: 'js' }));
   },
 };
 const js = await build({

@@ -105,6 +105,7 @@ namespace nostr {
   X(agx_nip05_invalid, "AGX_NIP05_INVALID")                                                  \
   X(agx_nip05_response_invalid, "AGX_NIP05_RESPONSE_INVALID")                                \
   X(agx_seen_snapshot_invalid, "AGX_SEEN_SNAPSHOT_INVALID")                                  \
+  X(agx_overloaded, "AGX_OVERLOADED")                                                        \
   /* misuse by the local caller */                                                           \
   X(invalid_argument, "INVALID_ARGUMENT")                                                    \
   X(internal, "INTERNAL")
