@@ -100,14 +100,12 @@ file(GLOB SODIUM_SOURCES
   ${SODIUM_SRC}/randombytes/internal/*.c)
 # And for NIP-49 (src/nips/nip49.cpp): scrypt's portable core and XChaCha20-Poly1305 (HChaCha20,
 # Poly1305 donna). Our src/crypto/scrypt_region.c stands in for scrypt_platform.c: it wipes
-# scrypt's working memory before freeing it. The aead globs match both 1.0.18's sodium/ subfolder
-# and 1.0.22's layout.
+# scrypt's working memory before freeing it.
 file(GLOB SODIUM_NIP49_SOURCES
   ${SODIUM_SRC}/crypto_pwhash/scryptsalsa208sha256/crypto_scrypt-common.c
   ${SODIUM_SRC}/crypto_pwhash/scryptsalsa208sha256/pbkdf2-sha256.c
   ${SODIUM_SRC}/crypto_pwhash/scryptsalsa208sha256/nosse/*.c
-  ${SODIUM_SRC}/crypto_aead/xchacha20poly1305/*.c
-  ${SODIUM_SRC}/crypto_aead/xchacha20poly1305/sodium/*.c
+  ${SODIUM_SRC}/crypto_aead/xchacha20poly1305/aead_xchacha20poly1305.c
   ${SODIUM_SRC}/crypto_core/hchacha20/*.c
   ${SODIUM_SRC}/crypto_onetimeauth/poly1305/onetimeauth_poly1305.c
   ${SODIUM_SRC}/crypto_onetimeauth/poly1305/donna/*.c)

@@ -2,9 +2,7 @@
  * PBKDF2 output), V and XY. libsodium's scrypt_platform.c frees it unwiped; this file stands in
  * for it (cmake/third_party.cmake compiles this instead of that one): the same functions, with the
  * region zeroed before it is freed, so no password-derived state is left in the heap (on WASM, in
- * linear memory that any later code can read). libsodium 1.0.18 calls the region functions
- * alloc_region and free_region, later versions escrypt_alloc_region and escrypt_free_region:
- * both names are defined. */
+ * linear memory that any later code can read). */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -37,8 +35,6 @@ static int region_free(escrypt_region_t *region) {
   return 0;
 }
 
-void *alloc_region(escrypt_region_t *region, size_t size) { return region_alloc(region, size); }
-int free_region(escrypt_region_t *region) { return region_free(region); }
 void *escrypt_alloc_region(escrypt_region_t *region, size_t size) { return region_alloc(region, size); }
 int escrypt_free_region(escrypt_region_t *region) { return region_free(region); }
 
