@@ -85,6 +85,15 @@ target_link_options(core-web PRIVATE ${NOSTR_WASM_LINK_FLAGS} -sINCOMING_MODULE_
   -sENVIRONMENT=web -sTEXTDECODER=2 -Os)
 set_target_properties(core-web PROPERTIES SUFFIX ".mjs" RUNTIME_OUTPUT_DIRECTORY ${NOSTR_DIST_DIR})
 nostr_wasm_url(core-web core-web.wasm)
+# The demo page's NIP-49 module (`npm run build:demo` ships it as nip49.wasm, fetched only when
+# the user remembers a key or unlocks a remembered one): scrypt and XChaCha20-Poly1305 stay out of
+# the page's core.wasm, and scrypt's 64 MiB go with this instance when the page drops it.
+add_executable(core-nip49 ${CMAKE_SOURCE_DIR}/bindings/support.cpp ${CMAKE_SOURCE_DIR}/bindings/nip49.cpp)
+target_link_libraries(core-nip49 PRIVATE nostr_core sodium)
+target_compile_options(core-nip49 PRIVATE ${NOSTR_WASM_COMPILE_OPTIONS})
+target_link_options(core-nip49 PRIVATE ${NOSTR_WASM_LINK_FLAGS} -sINCOMING_MODULE_JS_API=[wasmBinary] -sSUPPORT_ERRNO=0
+  -sENVIRONMENT=web -sTEXTDECODER=2 -Os)
+set_target_properties(core-nip49 PROPERTIES SUFFIX ".mjs" RUNTIME_OUTPUT_DIRECTORY ${NOSTR_DIST_DIR})
 target_compile_options(nostr_core PRIVATE -O3 -flto -fno-rtti)
 
 # Size where speed does not matter: protocol logic, relay frames, NIP-19 and the Embind glue are

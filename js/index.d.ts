@@ -81,6 +81,7 @@ export const verifiedSymbol: unique symbol;
 
 export * as nip19 from './nip19.js';
 export * as nip44 from './nip44.js';
+export * as nip49 from './nip49.js';
 export * as nip59 from './nip59.js';
 export * as nip13 from './nip13.js';
 export * as nip40 from './nip40.js';

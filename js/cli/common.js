@@ -31,6 +31,7 @@ export class CliError extends Error {
 /** Options every command accepts. */
 export const COMMON_OPTIONS = {
   profile: { type: 'string' },
+  'passphrase-file': { type: 'string' }, // of an encrypted key file (cli/passphrase.js)
   relay: { type: 'string', multiple: true },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },

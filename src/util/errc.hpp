@@ -33,6 +33,12 @@ namespace nostr {
   X(nip44_invalid_mac, "NIP44_INVALID_MAC")                                                  \
   X(nip44_invalid_padding, "NIP44_INVALID_PADDING")                                          \
   X(nip44_invalid_plaintext_length, "NIP44_INVALID_PLAINTEXT_LENGTH")                        \
+  /* NIP-49 */                                                                               \
+  X(nip49_unknown_version, "NIP49_UNKNOWN_VERSION")                                          \
+  X(nip49_invalid_payload, "NIP49_INVALID_PAYLOAD")                                          \
+  X(nip49_invalid_log_n, "NIP49_INVALID_LOG_N")                                              \
+  X(nip49_invalid_key_security, "NIP49_INVALID_KEY_SECURITY")                                \
+  X(nip49_decrypt_failed, "NIP49_DECRYPT_FAILED")                                            \
   /* NIP-59 */                                                                               \
   X(nip59_not_gift_wrap, "NIP59_NOT_GIFT_WRAP")                                              \
   X(nip59_invalid_seal, "NIP59_INVALID_SEAL")                                                \

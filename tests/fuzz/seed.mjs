@@ -181,4 +181,10 @@ seeds('agx_unwrap', [JSON.stringify(rumor), JSON.stringify({ ...rumor, kind: 383
     put(Buffer.concat(raw.flatMap((r) => [Buffer.from([0, 7, 0, 8, 2]), Buffer.from(r[5] + r[4] + r[2], 'hex')])));
   }
 }
+// NIP-49: nostr-tools' ncryptsecs of log_n 1 to 3, with their password's index (tests/fuzz/nip49.cpp).
+const nip49Vectors = JSON.parse(readFileSync(join(root, 'tests', 'vectors', 'nip49.json'), 'utf8')).nostr_tools;
+const nip49Passwords = ['777z7z7z7z7z7z7z', '.ksjabdk.aselqwe', ''];
+for (const v of nip49Vectors.filter((v) => v.log_n <= 3 && nip49Passwords.includes(v.password)))
+  seeds('nip49', [v.ncryptsec], [[0, nip49Passwords.indexOf(v.password)]]);
+seeds('nip49', ['k'.repeat(32) + 'a password'], [[1, 0], [1, 5]]);
 console.log(`seed corpora: ${files} files in ${out} (${events.length} events, ${bech32.length} NIP-19, ${payloads.length} NIP-44, ${jsonTexts.length} JSON and ${envelopes.length} envelope literals from the tests)`);
