@@ -5,3 +5,5 @@ export * from './agents/index.js';
 export * as agx from './agx/index.js';
 export * from './relay/index.js';
 export * from './nip46.js';
+export * as nip05 from './nip05.js';
+export * as nip27 from './nip27.js';

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { webcrypto } from 'node:crypto';
 import createCore from '../dist/core.mjs';
 import { setLoader } from './core.js';
-import './agx/nip05-node.js'; // verifyNip05's DNS check and https GET
+import './nip05-node.js'; // NIP-05's DNS check and https GET (nip05, agx.verifyNip05)
 
 setLoader(async () => {
   const wasmBinary = await readFile(new URL('../dist/core.wasm', import.meta.url));
