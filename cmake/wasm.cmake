@@ -37,7 +37,7 @@ target_link_options(core-single PRIVATE -sSINGLE_FILE=1)
 set(NOSTR_LITE_BINDING_SOURCES)
 foreach(name support keys event event_finalize event_text nip13 nip19 nip19_encode nip40 nip44
     nip44_secret nip59 nip59_seal wrap_inputs
-    kinds nip04 nip10 nip21 nip42 nip98)  # issue 22's NIPs that need no I/O (README "nostr-tools modules")
+    nip04)  # of issue 22's NIPs, what signers need (README "The nostr-tools modules": why, and sizes)
   list(APPEND NOSTR_LITE_BINDING_SOURCES ${CMAKE_SOURCE_DIR}/bindings/${name}.cpp)
 endforeach()
 add_executable(core-lite ${NOSTR_LITE_BINDING_SOURCES})

@@ -1,5 +1,5 @@
-// `nostr-agents/lite`: the same functions and types as the main entry, without the relay pool,
-// NIP-05 and NIP-27, and the NIP-XX/AGX protocol layers (js/api.lite.js).
+// `nostr-agents/lite`: the same functions and types as the main entry, without the relay pool, the
+// other nostr-tools modules (kinds, NIP-05/10/21/27/42/98) and the NIP-XX/AGX layers (js/api.lite.js).
 export type { EventTemplate, UnsignedEvent, NostrEvent, Filter } from './index.js';
 export {
   NostrError,
@@ -24,11 +24,6 @@ export {
   nip59,
   nip13,
   nip40,
-  kinds,
   nip04,
-  nip10,
-  nip21,
-  nip42,
-  nip98,
 } from './index.js';
 export * from './signer.js';
