@@ -103,17 +103,37 @@ result<address> parse(std::string_view id) {
 
 std::string url(const address& a) { return "https://" + a.domain + "/.well-known/nostr.json?name=" + a.name; }
 
+namespace {
+
+// The name's entry in a parsed body's "names", and the pubkey it holds.
+result<dom::value::const_iterator> mapped_entry(const dom::value& j, std::string_view name, std::string& pubkey) {
+  const dom::value& names = j["names"];
+  auto mapped = names.find(name);
+  if (mapped == names.end()) return make_error(errc::nip05_not_found, "nostr.json does not map the name");
+  if (!pubkey_hex(*mapped, pubkey)) return bad_response("nostr.json maps the name to something other than a pubkey");
+  return mapped;
+}
+
+}  // namespace
+
+result<std::string> read_pubkey(std::string_view body, std::string_view name) {
+  auto j = names_of(body);
+  if (!j) return j.err();
+  std::string pubkey;
+  auto mapped = mapped_entry(*j, name, pubkey);
+  if (!mapped) return mapped.err();
+  return pubkey;
+}
+
 result<profile> read_response(std::string_view body, std::string_view name) {
   auto j = names_of(body);
   if (!j) return j.err();
-  const dom::value& names = (*j)["names"];
-  auto mapped = names.find(name);
-  if (mapped == names.end()) return make_error(errc::nip05_not_found, "nostr.json does not map the name");
   profile p;
-  if (!pubkey_hex(*mapped, p.pubkey)) return bad_response("nostr.json maps the name to something other than a pubkey");
+  auto mapped = mapped_entry(*j, name, p.pubkey);
+  if (!mapped) return mapped.err();
   auto relays = j->find("relays");
   if (relays != j->end() && relays->is_object()) {
-    auto list = relays->find(mapped->str());
+    auto list = relays->find((*mapped)->str());
     if (list == relays->end()) list = relays->find(p.pubkey);
     if (list != relays->end() && list->is_array())
       for (const auto& r : *list)

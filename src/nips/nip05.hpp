@@ -44,6 +44,10 @@ struct profile {
   std::vector<std::string> relays;  // the ws(s) URLs of relays[<pubkey>], as written
 };
 
+// The pubkey a nostr.json body maps `name` to, lowercase hex (read_response's checks and codes,
+// without the relays: what a verifier needs).
+result<std::string> read_pubkey(std::string_view body, std::string_view name);
+
 // What a nostr.json body says of `name`. NIP05_RESPONSE_INVALID when the body is over
 // kMaxResponseBytes, not a JSON object, has no "names" object, or maps the name to anything but
 // 64 hex characters; NIP05_NOT_FOUND when the name is not there. relays: the strings of

@@ -21,6 +21,7 @@ TEST(nip05_test, spec_identifier_url_and_responses) {
     ASSERT_TRUE(p.ok());
     EXPECT_EQ(p->pubkey, v["pubkey"].get<std::string>());
     EXPECT_EQ(p->relays, r["relays"].get<std::vector<std::string>>());
+    EXPECT_EQ(*nip05::read_pubkey(r["body"].dump(), "bob"), p->pubkey);
   }
   // "Root Identifiers": a bare domain is _@domain.
   auto root = nip05::parse(v["root"]["identifier"].get<std::string>());
@@ -65,6 +66,7 @@ TEST(nip05_test, response_errors_relays_and_names) {
   EXPECT_EQ(nip05::read_response("{\"names\":{\"bob\":\"" + upper + "\"}}", "bob")->pubkey, pk);  // lowercased
   EXPECT_EQ(nip05::read_response("{\"names\":{\"bob\":\"" + pk + "\"}}", "Bob").code(), errc::nip05_not_found);
   EXPECT_EQ(nip05::read_response("{\"names\":{\"alice\":\"" + pk + "\"}}", "bob").code(), errc::nip05_not_found);
+  EXPECT_EQ(nip05::read_pubkey("{\"names\":{\"alice\":\"" + pk + "\"}}", "bob").code(), errc::nip05_not_found);
   for (const std::string& bad : {
            std::string("not json"), std::string("[]"), std::string("{}"), std::string("{\"names\":[]}"),
            std::string("{\"names\":{\"bob\":5}}"), std::string("{\"names\":{\"bob\":\"abc\"}}"),
@@ -72,7 +74,10 @@ TEST(nip05_test, response_errors_relays_and_names) {
            std::string("{\"names\":{\"bob\":\"") + pk + "\"},\"deep\":" + std::string(40, '[') + std::string(40, ']') + "}",
            std::string("{\"names\":{\"bob\":\"") + pk + "\xff\"}}",
        })
+  {
     EXPECT_EQ(nip05::read_response(bad, "bob").code(), errc::nip05_response_invalid) << bad.substr(0, 60);
+    EXPECT_EQ(nip05::read_pubkey(bad, "bob").code(), errc::nip05_response_invalid) << bad.substr(0, 60);
+  }
 
   // Relay hints: ws(s) URLs kept as written; anything else skipped, never a reason to refuse.
   std::string body = "{\"names\":{\"bob\":\"" + upper + "\"},\"relays\":{\"" + upper +

@@ -14,9 +14,9 @@ result<nip05_address> parse_nip05(std::string_view id) {
 }
 
 result<std::string> nip05_pubkey(std::string_view body, std::string_view name) {
-  auto p = nip05::read_response(body, name);
+  auto p = nip05::read_pubkey(body, name);
   if (!p) return make_error(errc::agx_nip05_response_invalid, p.err().detail);
-  return std::move(p->pubkey);
+  return p;
 }
 
 bool nip05_verifies(std::string_view body, const nip05_address& a, std::string_view pubkey_hex) {

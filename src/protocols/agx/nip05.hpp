@@ -25,7 +25,7 @@ result<nip05_address> parse_nip05(std::string_view identifier);
 inline std::string nip05_url(const nip05_address& a) { return nip05::url(a); }
 
 // The pubkey a nostr.json body maps `name` to, lowercase hex. AGX_NIP05_RESPONSE_INVALID when
-// nip05::read_response refuses the body or does not find the name.
+// nip05::read_pubkey refuses the body or does not find the name.
 result<std::string> nip05_pubkey(std::string_view body, std::string_view name);
 
 // True when the body maps the address's name to pubkey_hex (compared case-insensitively).
