@@ -40,6 +40,8 @@ async function serveBenchAgent(url) {
   let held = new Promise((r) => (release = r));
   const signer = nostr.LocalSigner.generate();
   const agent = await nostr.serveAgent({
+    // A load test: the default abuse limits (20 prompts a minute per sender, 8 runs at once) off.
+    policy: { promptsPerMinute: 0, maxConcurrent: 0 },
     signer,
     relays: [url],
     info: { tool_names: [] },
@@ -83,7 +85,8 @@ const p95 = (xs) => {
 async function timedRun(nostr, pool, signer, agent, message = 'hi') {
   const t0 = performance.now();
   let first = null;
-  const run = nostr.prompt({ pool, signer, agent, message });
+  // terminalGrace 0: the default grace (waiting for a newer terminal) is a wait, not work.
+  const run = nostr.prompt({ pool, signer, agent, message, terminalGrace: 0 });
   for await (const u of run) if (u.type === 'delta' && first === null) first = performance.now() - t0;
   await run.result;
   return { first, terminal: performance.now() - t0 };
@@ -149,7 +152,7 @@ export async function measureAgents({ quick = false, clients = 50, log } = {}) {
     const startedAll = new Promise((r) => (allStarted = r));
     for (let i = 0; i < held; i++) {
       const c = many[i % many.length];
-      const run = nostr.prompt({ pool: c.pool, signer: c.signer, agent: agent.pubkey, message: 'hold' });
+      const run = nostr.prompt({ pool: c.pool, signer: c.signer, agent: agent.pubkey, message: 'hold', terminalGrace: 0 });
       open.push(run);
       (async () => {
         for await (const u of run)

@@ -38,6 +38,8 @@ async function serveLoadAgent(url) {
   const { core } = await import(pathToFileURL(`${ROOT}js/core.js`).href);
   let handled = 0;
   const agent = await nostr.serveAgent({
+    // A load test: the default abuse limits (20 prompts a minute per sender, 8 runs at once) off.
+    policy: { promptsPerMinute: 0, maxConcurrent: 0 },
     signer: nostr.LocalSigner.generate(),
     relays: [url],
     info: { tool_names: [] },
@@ -98,7 +100,8 @@ export async function measureLoad({ clients = 100, runs = 1000, log } = {}) {
           const message = `run ${n}`;
           const t = performance.now();
           try {
-            const run = nostr.prompt({ pool: c.pool, signer: c.signer, agent: agent.pubkey, message, idleTimeout: 30_000 });
+            // terminalGrace 0: the default grace after the terminal is a wait, not the runtime's work.
+            const run = nostr.prompt({ pool: c.pool, signer: c.signer, agent: agent.pubkey, message, idleTimeout: 30_000, terminalGrace: 0 });
             const { text } = await run.result;
             if (text !== `one two ${message}`) lost.push({ n, why: `text ${JSON.stringify(text)}` });
             else latency.push(performance.now() - t);

@@ -24,6 +24,7 @@ import os from 'node:os';
 
 import { LIBS, PEERS, loadLibraries } from './libs.mjs';
 import { makeCases } from './cases.mjs';
+import { measureBundleSizes, renderBundleRows } from './bundle-size.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -279,7 +280,7 @@ function targetCell(row, res) {
   return `${t.label}: ${r >= t.min ? '✅' : '❌'} ${r.toFixed(2)}×`;
 }
 
-function renderTable(rows, results, init, sizes, meta) {
+function renderTable(rows, results, init, sizes, meta, bundles) {
   const L = [];
   L.push(`### nostr-agents benchmark`);
   L.push('');
@@ -325,6 +326,7 @@ function renderTable(rows, results, init, sizes, meta) {
     const g = sizes.single;
     L.push(`| browser bytes, single-file build (${describe(g)}) | ${kb(g.raw)} raw · ${kb(g.gz)} gz | | | | | | | |`);
   }
+  if (bundles) L.push(...renderBundleRows(bundles));
   L.push('');
   L.push('Cells: time per op · throughput (median over rounds). Ratios: ours / peer throughput (median of the per-round ratios), > 1 = we are faster.');
   const notes = new Map();
@@ -365,6 +367,13 @@ async function main() {
     process.stderr.write(` ${((wallNow() - tr) / 1000).toFixed(1)} s\n`);
   }
   const sizes = selected('size') ? measureSizes() : null;
+  let bundles = null;
+  if (selected('bundles')) {
+    process.stderr.write('bench: bundles (Vite, esbuild) ...');
+    const tr = wallNow();
+    bundles = await measureBundleSizes(OURS);
+    process.stderr.write(` ${((wallNow() - tr) / 1000).toFixed(1)} s\n`);
+  }
   let agxMd = '';
   if (selected('agx')) {
     process.stderr.write('bench: agx ...');
@@ -386,11 +395,11 @@ async function main() {
   ].join('\n');
   const agents = selected('nipxx') ? await import('./agents.mjs').then((m) => m.benchAgents({ quick: opts.quick })) : '';
   const load = selected('load') ? await import('./load.mjs').then((m) => m.benchLoad({ quick: opts.quick })) : '';
-  const md = renderTable(rows, results, init, sizes, meta) + agents + agxMd + load;
+  const md = renderTable(rows, results, init, sizes, meta, bundles) + agents + agxMd + load;
   console.log(md);
   mkdirSync(join(ROOT, 'build'), { recursive: true });
   writeFileSync(join(ROOT, 'build/bench-results.md'), md + '\n');
-  if (opts.json) writeFileSync(opts.json, JSON.stringify({ results, init, sizes }, null, 2));
+  if (opts.json) writeFileSync(opts.json, JSON.stringify({ results, init, sizes, bundles }, null, 2));
   process.stderr.write(`bench: wrote build/bench-results.md (${((wallNow() - t0) / 1000).toFixed(1)} s)\n`);
 }
 

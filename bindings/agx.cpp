@@ -16,11 +16,13 @@
 #include "event/event_json.hpp"
 #include "event/event_reader.hpp"
 #include "agx_helpers.hpp"
+#include "crypto/secp256k1.hpp"
 #include "keys.hpp"
 #include "nips/nip44.hpp"
 #include "nips/nip59.hpp"
 #include "protocols/agx/authorization.hpp"
 #include "protocols/agx/card.hpp"
+#include "protocols/agx/cursor.hpp"
 #include "protocols/agx/nip05.hpp"
 #include "protocols/agx/message.hpp"
 #include "protocols/agx/pending.hpp"
@@ -211,7 +213,10 @@ class wrap_job {
 
 // --- unwrap
 
-bool g_retry_later = false;
+// How the inbox treats the last unwrap failure: 'retry', 'ignore' or 'discard' (unwrap.hpp).
+agx::disposition g_disposition = agx::disposition::ignore;
+
+void set_disposition(errc code, agx::unwrap_stage stage) { g_disposition = agx::disposition_of(code, stage); }
 
 json message_json(const agx::inbound_message& m) {
   json j;
@@ -253,6 +258,7 @@ result<std::string> opened_json(const agx::opened_wrap& w) {
   j["from"] = w.from;
   j["wrapId"] = w.wrap_id;
   j["wrapCreatedAt"] = w.wrap_created_at;
+  j["wrapExpiresAt"] = w.wrap_expires_at;
   j["rumor"] = parse_json(nip59::rumor_to_json(w.rumor));
   j["sentAt"] = w.rumor.created_at;
   if (w.rumor.kind == agx::kReceiptKind) {
@@ -292,27 +298,37 @@ result<std::string> opened_json(const agx::opened_wrap& w) {
 
 val finish_unwrap(const result<agx::opened_wrap>& out) {
   if (!out) {
-    g_retry_later = agx::disposition_of(out.err().code) == agx::disposition::retry_later;
+    set_disposition(out.err().code, agx::unwrap_stage::opening);
     return fail(out.err());
   }
   auto j = opened_json(*out);
   if (!j) {
-    g_retry_later = false;
+    g_disposition = agx::disposition::discard;
     return fail(j.err());
   }
   return val(*j);
 }
 
+// The public checks, then the opening: the disposition of a failure depends on which failed.
+val checked_unwrap(const event& w, const nip59::conversation_key_fn& ck, const std::string& me, std::int64_t now) {
+  auto ok = agx::check_wrap(w, me, now);
+  if (!ok) {
+    set_disposition(ok.err().code, agx::unwrap_stage::public_checks);
+    return fail(ok.err());
+  }
+  return finish_unwrap(agx::unwrap_checked(w, ck, me));
+}
+
 // The wrap JSON is in the scratch buffer; the recipient is a LocalSigner handle.
 val unwrap_with_handle(int handle, std::size_t wrap_len, double now_s) {
-  g_retry_later = true;
+  g_disposition = agx::disposition::retry_later;
   const auto* me = key_for_handle(handle);
   if (!me) return fail(disposed());
   std::int64_t now;
   if (!read_now(now_s, now)) return fail(bad_now());
   auto w = read_event(as_chars(scratch(wrap_len), wrap_len));
   if (!w) {
-    g_retry_later = false;
+    g_disposition = agx::disposition::ignore;
     return fail(w.err());
   }
   bytes32 wrap_author{};
@@ -323,46 +339,56 @@ val unwrap_with_handle(int handle, std::size_t wrap_len, double now_s) {
     if (!ck) return ck.err();
     return **ck;
   };
-  return finish_unwrap(agx::unwrap(*w, provider, hex::encode(me->public_key()), now));
+  return checked_unwrap(*w, provider, hex::encode(me->public_key()), now);
 }
 
 // The recipient's secret key is in the secret slot.
 val unwrap_with_secret(std::size_t wrap_len, double now_s) {
   secret32 sk = take_secret();
-  g_retry_later = true;
+  g_disposition = agx::disposition::retry_later;
   std::int64_t now;
   if (!read_now(now_s, now)) return fail(bad_now());
   auto w = read_event(as_chars(scratch(wrap_len), wrap_len));
   if (!w) {
-    g_retry_later = false;
+    g_disposition = agx::disposition::ignore;
     return fail(w.err());
   }
-  return finish_unwrap(agx::unwrap(*w, sk.b, now));
+  auto pub = crypto::xonly_public_key(sk.b);
+  if (!pub) return fail(pub.err());
+  auto provider = [&sk](const bytes32& peer) { return nip44::get_conversation_key(sk.b, peer); };
+  return checked_unwrap(*w, provider, hex::encode(*pub), now);
 }
 
-bool last_unwrap_retry() { return g_retry_later; }
+std::string last_unwrap_disposition() {
+  switch (g_disposition) {
+    case agx::disposition::retry_later: return "retry";
+    case agx::disposition::discard: return "discard";
+    case agx::disposition::ignore: return "ignore";
+  }
+  return "ignore";
+}
 
 // Step by step, for a recipient key held by an external signer: the public checks, then the
 // seal the signer decrypted from the wrap, then the rumor it decrypted from the seal.
 val check_wrap_public(const std::string& wrap_json, const std::string& me, double now_s) {
-  g_retry_later = true;
+  g_disposition = agx::disposition::retry_later;
   std::int64_t now;
   if (!read_now(now_s, now)) return fail(bad_now());
   auto w = read_event(wrap_json);
   if (!w) {
-    g_retry_later = false;
+    g_disposition = agx::disposition::ignore;
     return fail(w.err());
   }
   auto ok = agx::check_wrap(*w, me, now);
   if (!ok) {
-    g_retry_later = agx::disposition_of(ok.err().code) == agx::disposition::retry_later;
+    set_disposition(ok.err().code, agx::unwrap_stage::public_checks);
     return fail(ok.err());
   }
   return val(true);
 }
 
 val open_seal(const std::string& seal_json) {
-  g_retry_later = false;
+  g_disposition = agx::disposition::discard;
   auto seal = agx::open_seal_json(seal_json);
   if (!seal) return fail(seal.err());
   return val(to_json(*seal));
@@ -370,7 +396,7 @@ val open_seal(const std::string& seal_json) {
 
 val open_rumor(const std::string& wrap_json, const std::string& seal_json, const std::string& rumor_json,
                const std::string& me) {
-  g_retry_later = false;
+  g_disposition = agx::disposition::discard;
   auto w = read_event(wrap_json);
   if (!w) return fail(w.err());
   auto seal = agx::open_seal_json(seal_json);
@@ -516,15 +542,27 @@ class router {
 
 class replay_guard_binding {
  public:
-  explicit replay_guard_binding(double cap) : store_(cap >= 1 ? static_cast<std::size_t>(cap) : 200000), guard_(store_) {}
+  replay_guard_binding(double cap, double cache_cap)
+      : store_(cap >= 1 ? static_cast<std::size_t>(cap) : agx::kSeenCap),
+        cache_(cache_cap >= 1 ? static_cast<std::size_t>(cache_cap) : agx::kDiscardedCap, agx::when_full::evict),
+        guard_(store_, cache_) {}
   bool known_wrap(const std::string& id, double now) { return guard_.known_wrap(id, static_cast<std::int64_t>(now)); }
   bool known_rumor(const std::string& id, double now) { return guard_.known_rumor(id, static_cast<std::int64_t>(now)); }
-  void processed(const std::string& rumor_id, const std::string& wrap_id, double now) {
-    guard_.processed(rumor_id, wrap_id, static_cast<std::int64_t>(now));
+  bool has_room(double now) { return guard_.has_room(static_cast<std::int64_t>(now)); }
+  // true, or undefined with AGX_OVERLOADED as the last error (nothing recorded).
+  val processed(const std::string& rumor_id, const std::string& wrap_id, double now, double until) {
+    auto r = guard_.processed(rumor_id, wrap_id, static_cast<std::int64_t>(now), static_cast<std::int64_t>(until));
+    if (!r) return fail(r.err());
+    return val(true);
   }
   void discarded(const std::string& wrap_id, double now) { guard_.discarded(wrap_id, static_cast<std::int64_t>(now)); }
   double size() const { return static_cast<double>(store_.size()); }
-  double prune(double now) { return static_cast<double>(store_.prune(static_cast<std::int64_t>(now))); }
+  double cap() const { return static_cast<double>(store_.cap()); }
+  double cached() const { return static_cast<double>(cache_.size()); }
+  double prune(double now) {
+    cache_.prune(static_cast<std::int64_t>(now));
+    return static_cast<double>(store_.prune(static_cast<std::int64_t>(now)));
+  }
   // Durable mirror hooks: a snapshot of live entries, loading one, and the marks since last taken.
   std::string snapshot(double now) const { return store_.snapshot_json(static_cast<std::int64_t>(now)); }
   val load_snapshot(const std::string& text, double now) {
@@ -541,8 +579,16 @@ class replay_guard_binding {
 
  private:
   agx::memory_seen_store store_;
+  agx::memory_seen_store cache_;
   agx::replay_guard guard_;
 };
+
+// 0, or INVALID_ARGUMENT as the last error (fail_code) for a poll overlap past the retention.
+int check_poll_overlap(double overlap) {
+  if (!(overlap >= -1 && overlap <= 9007199254740991.0)) return fail_code(make_error(errc::invalid_argument, "pollOverlap must be integer seconds"));
+  auto r = agx::check_poll_overlap(static_cast<std::int64_t>(overlap));
+  return r ? 0 : fail_code(r.err());
+}
 
 }  // namespace
 
@@ -552,7 +598,7 @@ EMSCRIPTEN_BINDINGS(agx) {
   emscripten::function("agxTaskUpdateRumor", &task_update_rumor);
   emscripten::function("agxUnwrapWithHandle", &unwrap_with_handle);
   emscripten::function("agxUnwrapWithSecret", &unwrap_with_secret);
-  emscripten::function("agxLastUnwrapRetry", &last_unwrap_retry);
+  emscripten::function("agxLastUnwrapDisposition", &last_unwrap_disposition);
   emscripten::function("agxCheckWrap", &check_wrap_public);
   emscripten::function("agxOpenSeal", &open_seal);
   emscripten::function("agxOpenRumor", &open_rumor);
@@ -583,13 +629,17 @@ EMSCRIPTEN_BINDINGS(agx) {
       .function("awaitInput", &router::await_input)
       .function("endAwait", &router::end_await)
       .function("route", &router::route);
+  emscripten::function("agxCheckPollOverlap", &check_poll_overlap);
   emscripten::class_<replay_guard_binding>("AgxReplayGuard")
-      .constructor<double>()
+      .constructor<double, double>()
       .function("knownWrap", &replay_guard_binding::known_wrap)
       .function("knownRumor", &replay_guard_binding::known_rumor)
+      .function("hasRoom", &replay_guard_binding::has_room)
       .function("processed", &replay_guard_binding::processed)
       .function("discarded", &replay_guard_binding::discarded)
       .function("size", &replay_guard_binding::size)
+      .function("cap", &replay_guard_binding::cap)
+      .function("cached", &replay_guard_binding::cached)
       .function("prune", &replay_guard_binding::prune)
       .function("snapshot", &replay_guard_binding::snapshot)
       .function("loadSnapshot", &replay_guard_binding::load_snapshot)

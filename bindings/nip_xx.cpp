@@ -37,13 +37,15 @@ const char* update_name(update_kind k) {
 // decrypted content. Updates come back as plain objects.
 class client_run_binding {
  public:
-  client_run_binding(std::string prompt_id, std::string agent, std::string client)
-      : run_(std::move(prompt_id), std::move(agent), std::move(client)) {}
+  // terminal_grace_ms < 0: the core's default.
+  client_run_binding(std::string prompt_id, std::string agent, std::string client, double terminal_grace_ms)
+      : run_(std::move(prompt_id), std::move(agent), std::move(client),
+             terminal_grace_ms < 0 ? default_terminal_grace_ms : static_cast<std::int64_t>(terminal_grace_ms)) {}
 
-  val on_event(const std::string& event_json, const std::string& plaintext) {
+  val on_event(const std::string& event_json, const std::string& plaintext, double now_ms) {
     auto e = parse_event(event_json);
     if (!e) return fail(e.err());
-    run_update u = run_.on_event(*e, plaintext);
+    run_update u = run_.on_event(*e, plaintext, static_cast<std::int64_t>(now_ms));
     val o = val::object();
     o.set("type", std::string(update_name(u.type)));
     if (u.type == update_kind::ignored || u.type == update_kind::rejected) o.set("reason", u.reason);
@@ -52,8 +54,16 @@ class client_run_binding {
     if (u.tool_call) o.set("toolCall", val::global("JSON").call<val>("parse", to_json(*u.tool_call)));
     if (u.thinking) o.set("thinking", *u.thinking);
     if (u.type == update_kind::terminal) o.set("replaced", u.replaced);
+    if (u.replaced) o.set("replacedId", u.replaced_id);
     return o;
   }
+
+  // ms, or null before the first terminal.
+  val settle_at() const {
+    auto at = run_.settle_at_ms();
+    return at ? val(static_cast<double>(*at)) : val::null();
+  }
+  double terminal_grace() const { return static_cast<double>(run_.terminal_grace_ms()); }
 
   std::string text() const { return run_.text(); }
   bool degraded() const { return run_.degraded(); }
@@ -79,18 +89,23 @@ class client_run_binding {
 
 std::string nipxx_default_info() { return to_json(default_info()); }
 
+bool nipxx_rumor_content_is_payload(const std::string& content) { return rumor_content_is_payload(content); }
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(nip_xx) {
   emscripten::function("nipxxValidatePayload", &nipxx_validate_payload);
   emscripten::class_<client_run_binding>("NipxxClientRun")
-      .constructor<std::string, std::string, std::string>()
+      .constructor<std::string, std::string, std::string, double>()
       .function("onEvent", &client_run_binding::on_event)
+      .function("settleAt", &client_run_binding::settle_at)
+      .function("terminalGrace", &client_run_binding::terminal_grace)
       .function("text", &client_run_binding::text)
       .function("degraded", &client_run_binding::degraded)
       .function("nextMissingSeq", &client_run_binding::next_missing_seq)
       .function("terminal", &client_run_binding::terminal);
   emscripten::function("nipxxDefaultInfo", &nipxx_default_info);
+  emscripten::function("nipxxRumorContentIsPayload", &nipxx_rumor_content_is_payload);
 }
 
 }  // namespace nostr::bindings

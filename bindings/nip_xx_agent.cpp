@@ -46,17 +46,20 @@ class agent_run_binding {
     return outgoing_val(run_.status(state, progress < 0 ? std::nullopt : std::optional<std::int64_t>(progress),
                                     info.empty() ? std::nullopt : std::optional<std::string>(info)));
   }
-  val delta(const std::string& text) { return outgoing_val(run_.delta(text)); }
+  // now: seconds (the ts of an envelope that carries a text which would read as one).
+  val delta(const std::string& text, double now) {
+    return outgoing_val(run_.delta(text, std::nullopt, static_cast<std::int64_t>(now)));
+  }
   val tool_call(const std::string& payload_json) {
     auto p = parse_tool_call(payload_json);
     if (!p) return fail(p.err());
     return outgoing_val(run_.tool_call(std::move(*p)));
   }
-  val respond(const std::string& text, double input_tokens, double output_tokens) {
+  val respond(const std::string& text, double input_tokens, double output_tokens, double now) {
     std::optional<usage_info> usage;
     if (input_tokens >= 0 && output_tokens >= 0)
       usage = usage_info{static_cast<std::int64_t>(input_tokens), static_cast<std::int64_t>(output_tokens)};
-    return outgoing_val(run_.respond(text, usage));
+    return outgoing_val(run_.respond(text, usage, std::nullopt, static_cast<std::int64_t>(now)));
   }
   val fail_with(const std::string& code, const std::string& message, int retry_after) {
     errc c = errc::xx_internal_error;
@@ -102,6 +105,9 @@ class admission_binding {
     return o;
   }
 
+  // An admitted run ended: its concurrency slot is free.
+  void run_ended() { gate_.run_ended(); }
+
   // On the decrypted payload of a screened prompt.
   val admit(const std::string& event_json, const std::string& plaintext) {
     auto e = parse_event(event_json);
@@ -116,6 +122,9 @@ class admission_binding {
     o.set("session", a.session);
     o.set("message", a.prompt.message);
     if (a.model) o.set("model", *a.model);
+    val fallbacks = val::array();
+    for (const auto& m : a.fallback_models) fallbacks.call<void>("push", m);
+    o.set("fallbackModels", fallbacks);
     if (a.prompt.thinking) o.set("thinking", *a.prompt.thinking);
     o.set("toolSchemaVersion", static_cast<double>(a.tool_schema_version));
     return o;
@@ -161,6 +170,8 @@ class admission_binding {
     if (burst.isNumber()) c.burst = burst.as<double>();
     val turns = policy["maxSessionTurns"];
     if (turns.isNumber()) c.max_session_turns = static_cast<std::int64_t>(turns.as<double>());
+    val concurrent = policy["maxConcurrent"];
+    if (concurrent.isNumber()) c.max_concurrent = static_cast<std::size_t>(concurrent.as<double>());
     val tracked = policy["maxTracked"];
     if (tracked.isNumber()) c.max_tracked = static_cast<std::size_t>(tracked.as<double>());
     return c;
@@ -192,6 +203,7 @@ EMSCRIPTEN_BINDINGS(nip_xx_agent) {
       .constructor<std::string, std::string, val>()
       .function("screen", &admission_binding::screen)
       .function("admit", &admission_binding::admit)
+      .function("runEnded", &admission_binding::run_ended)
       .function("setInfo", &admission_binding::set_info);
   emscripten::function("nipxxNormalizeInfo", &nipxx_normalize_info);
 }

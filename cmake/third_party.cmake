@@ -6,17 +6,27 @@ set(SODIUM_DIR "${NOSTR_THIRD_PARTY}/libsodium")
 if(NOT EXISTS "${SECP_DIR}/src/secp256k1.c" OR NOT EXISTS "${SODIUM_DIR}/src/libsodium")
   message(FATAL_ERROR "third-party sources missing: run scripts/setup.sh first")
 endif()
+# libsecp256k1 builds only with our patch applied (patches/, by setup.sh, which records its SHA-256
+# in .patched). Setup rewrites .ok and .patched when it unpacks or patches: reconfigure then, as
+# the source lists change with the version.
+file(SHA256 "${CMAKE_SOURCE_DIR}/patches/libsecp256k1-0.2.0-ct-volatile.patch" NOSTR_SECP_PATCH_SHA256)
+set(NOSTR_SECP_PATCHED "")
+if(EXISTS "${SECP_DIR}/.patched")
+  file(STRINGS "${SECP_DIR}/.patched" NOSTR_SECP_PATCHED LIMIT_COUNT 1)
+endif()
+if(NOT NOSTR_SECP_PATCHED STREQUAL NOSTR_SECP_PATCH_SHA256)
+  message(FATAL_ERROR "third_party/secp256k1 lacks patches/libsecp256k1-0.2.0-ct-volatile.patch: run scripts/setup.sh")
+endif()
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+  "${SECP_DIR}/.ok" "${SECP_DIR}/.patched" "${SODIUM_DIR}/.ok"
+  "${CMAKE_SOURCE_DIR}/patches/libsecp256k1-0.2.0-ct-volatile.patch")
 
-# --- libsecp256k1 0.2.0: secp256k1.c, no config header. Its precomputed tables are computed at
+# --- libsecp256k1 0.2.0 with our patch: secp256k1.c, no config header. Its precomputed tables are computed at
 # start-up by our src/crypto/secp256k1_tables.c instead of being compiled in (72 KB less wasm).
 # secp256k1_core.c is secp256k1.c with our own generator multiplication (see its header).
-function(nostr_add_secp256k1 name)
-add_library(${name} STATIC
-  ${CMAKE_SOURCE_DIR}/src/crypto/secp256k1_core.c
-  ${CMAKE_SOURCE_DIR}/src/crypto/secp256k1_tables.c
-  # our SHA-256 compression: here so that secp256k1_core.c (the library's own hashes) and the
-  # core's hash.cpp share it
-  ${CMAKE_SOURCE_DIR}/src/crypto/sha256_compress.c)
+# nostr_secp256k1_settings: the compile settings of every target that compiles the library's
+# sources (this library, and the constant-time checks: cmake/ctime.cmake, cmake/wasm.cmake).
+function(nostr_secp256k1_settings name)
 target_include_directories(${name} SYSTEM PUBLIC ${SECP_DIR}/include PRIVATE ${SECP_DIR}/src ${SECP_DIR})
 # Signed digit width of our generator multiplication. Measured on wasm (sign, one key): 4 is
 # ~8% slower than 5, 5 ~6% slower than 6. Since the table scan uses 128-bit lanes, 7 is ~5%
@@ -49,6 +59,15 @@ if(EMSCRIPTEN)
 endif()
 target_compile_options(${name} PRIVATE -w)
 endfunction()
+function(nostr_add_secp256k1 name)
+add_library(${name} STATIC
+  ${CMAKE_SOURCE_DIR}/src/crypto/secp256k1_core.c
+  ${CMAKE_SOURCE_DIR}/src/crypto/secp256k1_tables.c
+  # our SHA-256 compression: here so that secp256k1_core.c (the library's own hashes) and the
+  # core's hash.cpp share it
+  ${CMAKE_SOURCE_DIR}/src/crypto/sha256_compress.c)
+nostr_secp256k1_settings(${name})
+endfunction()
 nostr_add_secp256k1(secp256k1)
 # The demo page's module (cmake/wasm.cmake: core-web) links a copy without the cached tables of
 # recurring keys' multiples (src/crypto/secp256k1_core.c, NOSTR_KEY_TABLES): 22 KB raw / ~7 KB gz
@@ -58,15 +77,22 @@ if(EMSCRIPTEN)
   target_compile_definitions(secp256k1_web PRIVATE NOSTR_KEY_TABLES=0)
 endif()
 
-# --- libsodium 1.0.18, only what NIP-44 needs: SHA-256, HMAC-SHA256, ChaCha20, constant-time compare.
+# --- libsodium 1.0.22 (Debian sid), only what the core uses: SHA-256, HMAC-SHA256, ChaCha20,
+# constant-time compare; HKDF-SHA256 for the native tests' differential check of ours
+# (src/crypto/hash.cpp: HKDF on our own SHA-256 compression, which stays: faster than libsodium's).
+# A static library: the WASM modules link only what is called.
+# 1.0.18 -> 1.0.22: crypto_verify/sodium/verify.c moved to crypto_verify/verify.c (and the AEADs'
+# sodium/ subdirectories moved up the same way); HKDF (crypto_kdf/hkdf) is new; the SHA-256 code
+# reads ACQUIRE_FENCE (HAVE_GCC_MEMORY_FENCES); utils.c reads HAVE_SYSCONF/HAVE_RAISE.
 set(SODIUM_SRC "${SODIUM_DIR}/src/libsodium")
 file(GLOB SODIUM_SOURCES
   ${SODIUM_SRC}/crypto_hash/sha256/*.c
   ${SODIUM_SRC}/crypto_hash/sha256/cp/*.c
   ${SODIUM_SRC}/crypto_auth/hmacsha256/*.c
+  ${SODIUM_SRC}/crypto_kdf/hkdf/kdf_hkdf_sha256.c
   ${SODIUM_SRC}/crypto_stream/chacha20/*.c
   ${SODIUM_SRC}/crypto_stream/chacha20/ref/*.c
-  ${SODIUM_SRC}/crypto_verify/sodium/*.c
+  ${SODIUM_SRC}/crypto_verify/*.c
   ${SODIUM_SRC}/sodium/utils.c
   ${SODIUM_SRC}/sodium/runtime.c
   ${SODIUM_SRC}/randombytes/randombytes.c
@@ -74,20 +100,32 @@ file(GLOB SODIUM_SOURCES
   ${SODIUM_SRC}/randombytes/internal/*.c)
 add_library(sodium STATIC ${SODIUM_SOURCES} ${CMAKE_SOURCE_DIR}/src/crypto/sodium_misuse.c)
 # version.h includes "export.h" by a relative path, so it is generated into a copy of include/.
+# The version numbers come from the unpacked configure.ac (what autotools would substitute).
 set(SODIUM_INC "${CMAKE_BINARY_DIR}/sodium-inc")
 file(COPY ${SODIUM_SRC}/include/ DESTINATION ${SODIUM_INC})
-set(SODIUM_LIBRARY_VERSION_MAJOR 10)
-set(SODIUM_LIBRARY_VERSION_MINOR 3)
-set(VERSION 1.0.18)
+file(STRINGS ${SODIUM_DIR}/configure.ac SODIUM_AC REGEX "^(AC_INIT|SODIUM_LIBRARY_VERSION_(MAJOR|MINOR)=)")
+string(REGEX MATCH "AC_INIT\\(\\[libsodium\\],\\[([0-9.]+)\\]" _ "${SODIUM_AC}")
+set(VERSION ${CMAKE_MATCH_1})
+string(REGEX MATCH "SODIUM_LIBRARY_VERSION_MAJOR=([0-9]+)" _ "${SODIUM_AC}")
+set(SODIUM_LIBRARY_VERSION_MAJOR ${CMAKE_MATCH_1})
+string(REGEX MATCH "SODIUM_LIBRARY_VERSION_MINOR=([0-9]+)" _ "${SODIUM_AC}")
+set(SODIUM_LIBRARY_VERSION_MINOR ${CMAKE_MATCH_1})
+if(NOT VERSION OR NOT SODIUM_LIBRARY_VERSION_MAJOR OR NOT SODIUM_LIBRARY_VERSION_MINOR)
+  message(FATAL_ERROR "libsodium version not found in ${SODIUM_DIR}/configure.ac")
+endif()
 set(SODIUM_LIBRARY_MINIMAL_DEF "#define SODIUM_LIBRARY_MINIMAL 1")
 configure_file(${SODIUM_SRC}/include/sodium/version.h.in ${SODIUM_INC}/sodium/version.h @ONLY)
 # Only the umbrella-free headers are public: include/sodium has core.h, utils.h... that would
 # clash with project headers, so callers include "sodium/crypto_*.h" by path.
 target_include_directories(sodium SYSTEM PUBLIC ${SODIUM_INC} PRIVATE ${SODIUM_INC}/sodium)
+# What libsodium's configure defines on these targets (--enable-minimal). No HAVE_*INTRIN_H: the
+# SSE/AVX files compile to nothing, the portable C code runs on both targets.
 target_compile_definitions(sodium PUBLIC SODIUM_STATIC=1
-  PRIVATE CONFIGURED=1 MINIMAL=1 NATIVE_LITTLE_ENDIAN=1 HAVE_STDINT_H=1 HAVE_INTTYPES_H=1)
+  PRIVATE CONFIGURED=1 MINIMAL=1 NATIVE_LITTLE_ENDIAN=1 HAVE_STDINT_H=1 HAVE_INTTYPES_H=1
+  HAVE_GCC_MEMORY_FENCES=1)
 if(NOT EMSCRIPTEN)
-  target_compile_definitions(sodium PRIVATE HAVE_TI_MODE=1 HAVE_PTHREAD=1 HAVE_SYS_RANDOM_H=1 HAVE_GETRANDOM=1)
+  target_compile_definitions(sodium PRIVATE HAVE_TI_MODE=1 HAVE_PTHREAD=1 HAVE_SYS_RANDOM_H=1 HAVE_GETRANDOM=1
+    HAVE_SYSCONF=1 HAVE_RAISE=1 HAVE_SYS_PARAM_H=1)
 endif()
 target_compile_options(sodium PRIVATE -w)
 

@@ -22,6 +22,16 @@ set(NOSTR_WASM_LINK_FLAGS
 # libsodium keep their own (cmake/third_party.cmake).
 set(NOSTR_WASM_COMPILE_OPTIONS -Wall -Wextra -fno-exceptions -flto -fno-rtti -DEMSCRIPTEN_HAS_UNBOUND_TYPE_NAMES=0)
 
+# The split modules' loaders export wasmUrl(): `new URL('./<name>.wasm', import.meta.url)`, in
+# the loader beside the .wasm (cmake/wasm_url.js.in), instead of emcc's own lookup.
+function(nostr_wasm_url target wasm_file)
+  set(NOSTR_WASM_FILE ${wasm_file})
+  set(post_js ${CMAKE_BINARY_DIR}/${target}-wasm-url.js)
+  configure_file(${CMAKE_SOURCE_DIR}/cmake/wasm_url.js.in ${post_js} @ONLY)
+  target_link_options(${target} PRIVATE --extern-post-js ${post_js} -sUSE_ES6_IMPORT_META=0)
+  set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS ${post_js})
+endfunction()
+
 foreach(variant core core-single)
   add_executable(${variant} ${NOSTR_BINDING_SOURCES})
   target_link_libraries(${variant} PRIVATE nostr_core secp256k1 sodium)
@@ -30,6 +40,7 @@ foreach(variant core core-single)
   set_target_properties(${variant} PROPERTIES SUFFIX ".mjs" RUNTIME_OUTPUT_DIRECTORY ${NOSTR_DIST_DIR})
 endforeach()
 target_link_options(core-single PRIVATE -sSINGLE_FILE=1)
+nostr_wasm_url(core core.wasm)
 
 # The lite module (subpath export `nostr-agents/lite`): keys, events, NIP-19/44/59/13/40 and the
 # signers, without the relay codec and the NIP-XX/AGX protocol layers, for apps that only sign,
@@ -45,6 +56,7 @@ target_link_libraries(core-lite PRIVATE nostr_core secp256k1 sodium)
 target_compile_options(core-lite PRIVATE ${NOSTR_WASM_COMPILE_OPTIONS})
 target_link_options(core-lite PRIVATE ${NOSTR_WASM_LINK_FLAGS})
 set_target_properties(core-lite PROPERTIES SUFFIX ".mjs" RUNTIME_OUTPUT_DIRECTORY ${NOSTR_DIST_DIR})
+nostr_wasm_url(core-lite core-lite.wasm)
 # The built demo page's module (`npm run build:demo` ships it as the page's core.wasm; not in the
 # npm package): the bindings the page's code path calls, without what only servers and other apps
 # use (NIP-XX serveAgent's run machine and admission gate, the relay frame decoders, NIP-13,
@@ -60,8 +72,9 @@ endforeach()
 add_executable(core-web ${NOSTR_WEB_BINDING_SOURCES})
 target_link_libraries(core-web PRIVATE nostr_core secp256k1_web sodium)
 target_compile_options(core-web PRIVATE ${NOSTR_WASM_COMPILE_OPTIONS})
-# Its loader reads no Module option but wasmBinary (build-demo loads it in Node to check it; the
-# page passes only getRandomValue, which libsodium reads itself) and keeps no errno: 0.3 KB gz.
+# Its loader reads no Module option but wasmBinary (build-demo loads it in Node to check it) and
+# instantiateWasm (the page's entry fetches the .wasm itself, js/load-wasm.js; the page also passes
+# getRandomValue, which libsodium reads itself) and keeps no errno: 0.3 KB gz.
 # The page runs in a window, never a worker, and every browser it runs in has TextDecoder (the
 # package's JS needs it too): no worker branch, no JS UTF-8 decoder fallback, 0.2 KB gz. Measured
 # and left out: -sWASM_BIGINT (loader -12 B, wasm +78 B gz), -sSUPPORT_LONGJMP=0, -sPOLYFILL=0,
@@ -69,9 +82,10 @@ target_compile_options(core-web PRIVATE ${NOSTR_WASM_COMPILE_OPTIONS})
 # with MODULARIZE.
 # Links at -Os (the later flag wins over the shared -O3): 1.5 KB gz less; the page's speed
 # targets are ready-to-chat and first-token times, which did not move (README "The demo").
-target_link_options(core-web PRIVATE ${NOSTR_WASM_LINK_FLAGS} -sINCOMING_MODULE_JS_API=[wasmBinary] -sSUPPORT_ERRNO=0
+target_link_options(core-web PRIVATE ${NOSTR_WASM_LINK_FLAGS} -sINCOMING_MODULE_JS_API=[wasmBinary,instantiateWasm] -sSUPPORT_ERRNO=0
   -sENVIRONMENT=web -sTEXTDECODER=2 -Os)
 set_target_properties(core-web PROPERTIES SUFFIX ".mjs" RUNTIME_OUTPUT_DIRECTORY ${NOSTR_DIST_DIR})
+nostr_wasm_url(core-web core-web.wasm)
 target_compile_options(nostr_core PRIVATE -O3 -flto -fno-rtti)
 
 # Size where speed does not matter: protocol logic, relay frames, NIP-19 and the Embind glue are
@@ -95,3 +109,15 @@ list(APPEND NOSTR_SIZE_SOURCES
   ${CMAKE_SOURCE_DIR}/src/nips/nip27.cpp ${CMAKE_SOURCE_DIR}/src/nips/nip98.cpp
   ${NOSTR_BINDING_SOURCES})
 set_source_files_properties(${NOSTR_SIZE_SOURCES} PROPERTIES COMPILE_OPTIONS "-Oz")
+
+# The constant-time probes (tests/ctime/wasm_probe.c): libsecp256k1's selects and table scans and
+# ours, each an exported function, compiled with the secp256k1 target's settings and linked at
+# the modules' -O3 (the same clang and binaryen passes). tests/js/ctime-wasm.test.js disassembles
+# the result (wabt) and fails on any branch, select or address that depends on a secret. Not
+# shipped: written to build/wasm/ctime/.
+add_executable(ctime_probe ${CMAKE_SOURCE_DIR}/tests/ctime/wasm_probe.c
+  ${CMAKE_SOURCE_DIR}/src/crypto/secp256k1_tables.c ${CMAKE_SOURCE_DIR}/src/crypto/sha256_compress.c)
+nostr_secp256k1_settings(ctime_probe)
+target_include_directories(ctime_probe PRIVATE ${CMAKE_SOURCE_DIR}/src/crypto)
+target_link_options(ctime_probe PRIVATE -O3 --no-entry -sFILESYSTEM=0)
+set_target_properties(ctime_probe PROPERTIES SUFFIX ".mjs" RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/ctime)

@@ -59,7 +59,13 @@ export interface PromptOptions {
   /** The agent's public key: hex or npub (INVALID_ARGUMENT otherwise). */
   agent: string;
   message: string;
+  /** Must be one the agent supports (ai.info supported_models), else the run ends in UNSUPPORTED_MODEL. */
   model?: string;
+  /**
+   * Models you would also accept should `model` (or the agent's default) turn out unavailable
+   * while the run executes. They never stand in for an unsupported `model`: that is
+   * UNSUPPORTED_MODEL whatever this says (the seed's MUST).
+   */
   fallbackModels?: string[];
   thinking?: ThinkingLevel;
   provider?: string;
@@ -67,7 +73,10 @@ export interface PromptOptions {
   /** The seed's names for toolSchemaVersion and fallbackModels (aliases: pass one of each pair). */
   tool_schema_version?: number;
   fallback_models?: string[];
-  /** The `s` tag; omitted: the agent uses `sender:<client pubkey>`. */
+  /**
+   * The session (`s` tag). Omitted: the default session `sender:<client pubkey>`, which the prompt
+   * is tagged with too, so the seed's recovery filter finds it from any client.
+   */
   session?: string;
   /**
    * Aborting it cancels the run: ai.cancel once the prompt went out; before that (agent discovery,
@@ -77,18 +86,17 @@ export interface PromptOptions {
   /** ms to wait for the agent's CANCELLED after ai.cancel before ending the run locally. Default 10 000. */
   cancelTimeout?: number;
   /**
-   * ms to wait, after the first terminal, for a newer one (the seed: of several terminals the
-   * highest (created_at, id) wins; response/cancel races). The terminal update is shown at once;
+   * ms to wait, after the first terminal, for a newer one (the seed: of several terminals keep
+   * only the highest (created_at, id); a relay may deliver an older one first, another device
+   * may cancel, two instances of an agent may both answer). The terminal update is shown at once;
    * a newer terminal adds one with `replaced: true`; `result` and `done` settle when the period
-   * ends. Default: 0 (the first terminal settles the run: a conforming agent sends exactly one),
-   * except after the client sent ai.cancel, when the response/cancel race makes competing
-   * terminals expected: then CANCEL_RACE_GRACE (1500 ms).
+   * ends. Default TERMINAL_GRACE (1500 ms) for every run; 0 settles on the first terminal.
    */
   terminalGrace?: number;
   /**
    * ms without any event of the run after which it ends locally with NostrError RUN_INCOMPLETE
    * (the agent is gone, or a relay dropped its terminal); a stored run stays open and resumable.
-   * Default 0: wait forever.
+   * Default 120000 (two minutes; no wait is infinite by default); 0 waits forever.
    */
   idleTimeout?: number;
   /** The clock (ms since the epoch, like Date.now) that dates the prompt and the cancel. Default Date.now. */
@@ -125,9 +133,12 @@ export type AgentRunUpdate =
   | { type: 'tool_call'; name?: string; phase?: 'start' | 'result'; arguments?: unknown; output?: unknown; success?: boolean; duration_ms?: number; text?: string }
   /** An event of the run that breaks the rules (not applied). */
   | { type: 'rejected'; code: AgentErrorCode; reason: string; eventId: string }
-  /** `replaced`: a newer terminal replaced the one shown before (terminalGrace). */
-  | ({ type: 'terminal'; ok: true; replaced?: true } & RunResult)
-  | { type: 'terminal'; ok: false; error: AgentError | NostrError; replaced?: true }
+  /**
+   * `replaced`: a newer terminal replaced the one shown before (within terminalGrace);
+   * `replacedEventId` is that one's event id.
+   */
+  | ({ type: 'terminal'; ok: true; replaced?: true; replacedEventId?: string } & RunResult)
+  | { type: 'terminal'; ok: false; error: AgentError | NostrError; replaced?: true; replacedEventId?: string }
   /** The run store failed to record something (STORE_FAILED...); the run goes on. */
   | { type: 'store_error'; error: NostrError };
 
@@ -172,7 +183,7 @@ export interface StoredRun {
   client: string;
   /** The session: the `s` tag, or `sender:<client>`. */
   session: string;
-  /** The `s` tag as sent, or null. */
+  /** The session the prompt named, or null for the default one (tagged `sender:<client>`, or untagged by older versions). */
   sessionTag: string | null;
   message: string;
   model?: string;
@@ -259,8 +270,13 @@ export function listSessions(store: RunStore, options?: { agent?: string }): Pro
 /** The runs of a session (an id, or a listSessions entry), oldest first. */
 export function listRuns(store: RunStore, session: string | SessionSummary, options?: { agent?: string }): Promise<StoredRun[]>;
 
-/** The default terminalGrace (ms) of a run whose client sent ai.cancel. */
+/** The default terminalGrace (ms) of every run: 1500 (the core's default). */
+export const TERMINAL_GRACE: number;
+
+/** The former name of TERMINAL_GRACE (the same value). */
 export const CANCEL_RACE_GRACE: number;
+/** prompt()'s and resumeRun()'s default idleTimeout: 120000 ms. */
+export const DEFAULT_IDLE_TIMEOUT: number;
 
 /** Options of fetchSessionRuns() (and, without agent and session, of fetchSessions()). */
 export interface FetchSessionRunsOptions {
@@ -321,8 +337,14 @@ export function resumeRun(options: ResumeOptions): Promise<Run>;
 /** What an agent handler gets for each prompt. */
 export interface HandlerContext {
   message: string;
-  /** Negotiated: the requested model, a supported fallback, or default_model. */
+  /** Negotiated: the requested model (always one the agent supports), or default_model. */
   model?: string;
+  /**
+   * The prompt's fallback_models that this agent supports, in the client's order (without
+   * `model`): what the client also accepts should `model` be unavailable at run time. Use one,
+   * or throw AgentError MODEL_UNAVAILABLE; the runtime never substitutes a model itself.
+   */
+  fallbackModels: string[];
   thinking?: ThinkingLevel;
   /** The `s` tag, or `sender:<client pubkey>`. */
   session: string;
@@ -350,10 +372,18 @@ export interface AgentPolicy {
   allow?: string[];
   /** BLOCKED_SENDER. */
   block?: string[];
-  /** Per-sender token bucket; over it: RATE_LIMIT with retry_after. 0/absent: unlimited. */
+  /**
+   * Per-sender token bucket, refilled at this rate; over it: RATE_LIMIT with retry_after.
+   * Default 20 (an open agent spends its owner's LLM money); 0 turns the limit off.
+   */
   promptsPerMinute?: number;
-  /** Bucket size. Default 5. */
+  /** Bucket size: prompts a sender may send at once. Default 10. */
   burst?: number;
+  /**
+   * Runs in progress at once, from all senders; one more prompt gets RATE_LIMIT (retry_after 5 s).
+   * Default 8; 0 turns the cap off.
+   */
+  maxConcurrent?: number;
   /** Turns per (sender, session); over it: SESSION_LIMIT. */
   maxSessionTurns?: number;
   /** Senders and sessions tracked in memory. Default 10 000. */
@@ -378,13 +408,19 @@ export interface ServeAgentOptions {
   d?: string;
   /** Prompts older than this (seconds) are ignored. Default: 60 s before start. */
   since?: number;
-  /** Failures the client is not told about in detail (handler errors, publish failures). May be async; what it throws or rejects with is ignored. */
+  /**
+   * Failures the client is not told about in detail (handler errors, publish failures, and
+   * STALE_PROMPT: a live prompt older than maxClockSkew, left without a terminal). May be async;
+   * what it throws or rejects with is ignored.
+   */
   onError?: (error: unknown) => void | Promise<void>;
   /** ms stop() waits for running handlers (a handler still running then is left behind; its client gets INTERNAL_ERROR anyway). Default 2000. */
   stopTimeout?: number;
   /**
    * Seconds a live prompt's created_at may lie behind this agent's clock and still be answered
-   * (a client whose clock runs late). Default 900. Stored prompts older than `since` are not answered.
+   * (a client whose clock runs late). Default 900. Stored prompts older than `since` are not
+   * answered. An older prompt gets no ai.error (a terminal could replace the answer a stored or
+   * re-broadcast prompt already has); a live one is reported to onError as STALE_PROMPT.
    */
   maxClockSkew?: number;
   /** The clock (ms since the epoch, like Date.now) for created_at, rate limits and `since`. Default Date.now. */

@@ -124,6 +124,8 @@ export interface AgxOpened {
   from: string;
   wrapId: string;
   wrapCreatedAt: number;
+  /** The wrap's NIP-40 expiration (unix seconds). */
+  wrapExpiresAt: number;
   sentAt: number;
   rumor: AgxRumor;
   kind: 'message' | 'receipt';
@@ -142,7 +144,11 @@ export interface AgxOpened {
   receipt?: { refEventId: string; contextId: string; status: 'delivered' | 'quarantined' };
 }
 
-/** Throws NostrError with `retry` (leave unseen and retry later) or not (discard). */
+/**
+ * Throws NostrError with `disposition`: 'retry' (leave it unseen, try later), 'ignore' (a public
+ * check failed: record it nowhere) or 'discard' (it passed the public checks and did not check
+ * out: its id may be cached); `retry` is disposition === 'retry'.
+ */
 export function unwrapAgx(wrap: NostrEvent, key: AgxLocalKey, options?: { now?: number }): AgxOpened;
 /** Any key; an error from an unavailable signer carries `retry` and `signerUnavailable`. */
 export function unwrapAgxAsync(
@@ -215,14 +221,27 @@ export class AgxRouter {
   dispose(): void;
 }
 
-/** Replay protection over the core's seen store: wrap ids before decrypting, rumor ids after opening. */
+/**
+ * Replay protection over the core's seen store: wrap ids before decrypting, rumor ids after
+ * opening. Processed ids are never forgotten before their expiry: a full store refuses new ones
+ * (AGX_OVERLOADED). Discarded wraps go to a bounded, evicting cache.
+ */
 export class ReplayGuard {
-  constructor(options?: { cap?: number });
+  /** cap: processed ids kept (default 200 000); cacheCap: discarded wrap ids cached (default 50 000). */
+  constructor(options?: { cap?: number; cacheCap?: number });
   knownWrap(wrapId: string, now?: number): boolean;
   knownRumor(rumorId: string, now?: number): boolean;
-  processed(rumorId: string, wrapId: string, now?: number): void;
+  /** Whether one more event (two ids) fits now. */
+  hasRoom(now?: number): boolean;
+  /** Both ids until max(now + 3 days, until); throws AGX_OVERLOADED (nothing recorded) when full. */
+  processed(rumorId: string, wrapId: string, now?: number, until?: number): void;
+  /** A wrap that passed the public checks and then was not processed: cached. */
   discarded(wrapId: string, now?: number): void;
+  /** Processed ids kept. */
   readonly size: number;
+  readonly cap: number;
+  /** Discarded wrap ids cached. */
+  readonly cached: number;
   load(entries: [string, number][], now?: number): number;
   snapshot(now?: number): [string, number][];
   journal(): [string, number][];
@@ -303,24 +322,25 @@ export type AgxMessageListener = (
 ) => void | string | { text: string; subject?: string } | null | Promise<void | string | { text: string; subject?: string } | null>;
 
 /**
- * A served task a SeenStore keeps until its result is published (exactly-once across crashes):
+ * A served task a SeenStore keeps until its request wrap expires (exactly-once across crashes):
  * 'accepted' (recorded before the handler runs) with the request's gift wrap as received (only
  * ciphertext: the payload is never stored in the clear), then 'done' with the result's gift wrap
- * (recorded before it is published). At start an accepted task runs again (ctx.redelivered) and a
- * done one is published again.
+ * (recorded before it is published), then 'sent' (the result went out; only the ids are kept, so
+ * the request stays a replay for as long as any poll can fetch it). At start an accepted task runs
+ * again (ctx.redelivered) and a done one is published again.
  */
 export interface AgxTaskRecord {
   /** The task request's rumor id (64 hex). */
   id: string;
-  state: 'accepted' | 'done';
-  /** The request's gift wrap (kind 1059). */
-  wrap: NostrEvent;
+  state: 'accepted' | 'done' | 'sent';
+  /** The request's gift wrap (kind 1059); only `{id}` once 'sent'. */
+  wrap: NostrEvent | { id: string };
   /** The requester (64 hex). */
   to: string;
   taskId?: string;
   /** Runs started so far (a task cut short maxTaskRuns times is answered "handler failed"). */
   runs?: number;
-  /** Unix seconds: forgotten then (the seen window). */
+  /** Unix seconds: forgotten then (the request wrap's expiration, at least 3 days). */
   expiresAt: number;
   /** The result's gift wrap, when done. */
   result?: NostrEvent;
@@ -342,12 +362,17 @@ export interface SeenStore {
   setCursor(cursor: number): Promise<void>;
   /** Records (replaces) a task record, durably, before the client acts on it. */
   putTask?(record: AgxTaskRecord): Promise<void>;
-  /** Forgets a task record (its result was published). */
+  /** Forgets a task record (one that can no longer run). */
   deleteTask?(id: string): Promise<void>;
   close?(): Promise<void>;
 }
-/** A SeenStore in memory (the default): nothing survives a process restart (a client restart on the same object, it does). */
+/**
+ * A SeenStore in memory (the default): nothing survives a process restart (a client restart on the
+ * same object, it does). Bounded: `cap` ids and `cap` task records (default 200 000 each); a write
+ * beyond them, once expired entries are dropped, fails with AGX_OVERLOADED.
+ */
 export class MemorySeenStore implements SeenStore {
+  constructor(options?: { cap?: number });
   load(): Promise<SeenStoreState & { tasks: AgxTaskRecord[] }>;
   append(entries: [string, number][]): Promise<void>;
   setCursor(cursor: number): Promise<void>;
@@ -355,8 +380,10 @@ export class MemorySeenStore implements SeenStore {
   deleteTask(id: string): Promise<void>;
   close(): Promise<void>;
   readonly size: number;
-  /** Task records kept (accepted, or done and not yet known to be published). */
+  /** Task records that still need action (accepted, or done and not yet known to be published). */
   readonly taskCount: number;
+  /** Task records kept after their result went out ('sent'), until the request wrap expires. */
+  readonly sentTaskCount: number;
 }
 /**
  * Node: <dir>/seen.json (atomic snapshot, version 2 with task records; version 1 files are read)
@@ -473,8 +500,17 @@ export interface AgxRequesterOptions {
   pollInterval?: number;
   /** ms per relay per poll (default 10000). */
   pollTimeout?: number;
-  /** s (default 120); every poll reaches back pollOverlap + 172800. */
+  /**
+   * s (default 120); every poll reaches back pollOverlap + 172800. At most 86399, so the window
+   * stays inside the 3-day replay retention (INVALID_ARGUMENT beyond).
+   */
   pollOverlap?: number;
+  /**
+   * Processed ids kept in memory (default 200 000; an event takes two). At the cap a new wrap is
+   * refused, not processed and not recorded: AGX_OVERLOADED to onError, one warning per episode,
+   * the poll incomplete, and it is processed once ids expire. No id is forgotten to make room.
+   */
+  maxSeen?: number;
   isSignerUnavailable?: (err: unknown) => boolean;
   /** The clock, in seconds. */
   now?: () => number;
@@ -515,10 +551,29 @@ export interface AgxPollResult {
   discarded: number;
   future: number;
   unavailable: number;
+  /** Failed a public check (signature, proof of work, expiration, one p tag...): recorded nowhere. */
+  invalid: number;
+  /** Refused because the replay store was full (the poll is then incomplete). */
+  overloaded: number;
 }
 
-/** What ingest() did with one gift wrap. */
-export type AgxIngestResult = 'processed' | 'replay' | 'discarded' | 'future' | 'unavailable' | 'ignored';
+/**
+ * What ingest() did with one gift wrap: 'invalid' (a public check failed: recorded nowhere),
+ * 'discarded' (passed them, did not open or check out: cached), 'overloaded' (the replay store is
+ * full: not recorded, polled again).
+ */
+export type AgxIngestResult = 'processed' | 'replay' | 'invalid' | 'discarded' | 'future' | 'unavailable' | 'overloaded' | 'ignored';
+
+/** The replay memory of an AgxRequester / AgxClient. */
+export interface AgxReplayStats {
+  /** Processed ids kept (never forgotten before their retention). */
+  processed: number;
+  cap: number;
+  /** Discarded wrap ids cached. */
+  cached: number;
+  /** Wraps refused because the store was full. */
+  overloaded: number;
+}
 
 /**
  * The requesting side of AGX alone: sends messages and task requests and gets their receipts,
@@ -533,6 +588,7 @@ export class AgxRequester {
   readonly publicKey: string | null;
   readonly pendingCount: number;
   readonly taskStats: AgxRequestStats;
+  readonly replayStats: AgxReplayStats;
   readonly cursor: number;
   readonly pollLookback: number;
   readonly pool: RelayPool;

@@ -1,7 +1,7 @@
 // The lite API (`nostr-agents/lite`): keys, events, NIP-19/44/59/13/40/04 and the signers, without
 // the relay pool, the other nostr-tools modules (kinds, NIP-05/10/21/27/42/98) and the NIP-XX/AGX
 // protocol layers. Its entries load the smaller dist/core-lite.wasm.
-export { init, isReady } from './core.js';
+export { isReady } from './core.js'; // init(): each entry's own, with its platform's loader
 export { NostrError } from './errors.js';
 export { bytesToHex, hexToBytes } from './hex.js';
 export { generateSecretKey, getPublicKey, isValidPublicKey } from './keys.js';

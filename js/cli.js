@@ -4,8 +4,8 @@
 import { basename } from 'node:path';
 
 const COMMANDS = {
-  identity: { load: () => import('./cli/identity.js'), fn: 'run', summary: 'new | show | import | export | allow | deny: the profile keypair' },
-  config: { load: () => import('./cli/identity.js'), fn: 'runConfig', summary: 'show | set | path: the profile settings' },
+  identity: { load: () => import('./cli/identity.js'), fn: 'run', summary: 'new | show | import | export | allow | deny | sign: the profile keypair' },
+  config: { load: () => import('./cli/config.js'), fn: 'runConfig', summary: 'show | set | use | list | path: profiles and their settings' },
   serve: { load: () => import('./cli/agx.js'), fn: 'serve', summary: 'run as an AGX agent' },
   request: { load: () => import('./cli/agx.js'), fn: 'request', summary: 'send an AGX task request and wait for the result' },
   send: { load: () => import('./cli/agx.js'), fn: 'send', summary: 'send an AGX message' },
@@ -15,6 +15,16 @@ const COMMANDS = {
   info: { load: () => import('./cli/agent.js'), fn: 'info', summary: "print a NIP-XX agent's ai.info" },
   relay: { load: () => import('./cli/relay.js'), fn: 'run', summary: 'run a local Nostr relay for development' },
   doctor: { load: () => import('./cli/doctor.js'), fn: 'run', summary: 'check permissions, identity, relays and clock' },
+  // The agent directory (Elladex), an HTTP service: js/cli/directory*.js.
+  login: { load: () => import('./cli/directory-login.js'), fn: 'login', summary: 'log in to the directory in the browser (OAuth device flow)' },
+  logout: { load: () => import('./cli/directory-login.js'), fn: 'logout', summary: "revoke the profile's directory key and forget it" },
+  whoami: { load: () => import('./cli/directory-login.js'), fn: 'whoami', summary: 'who the directory key acts as, according to the directory' },
+  org: { load: () => import('./cli/directory-login.js'), fn: 'org', summary: 'list | create: organizations the directory key can see' },
+  register: { load: () => import('./cli/directory.js'), fn: 'register', summary: 'prove the key is ours and create a directory listing' },
+  listing: { load: () => import('./cli/directory.js'), fn: 'listing', summary: 'create | list | get | publish | delist | delete | set-visibility | set-policy' },
+  domain: { load: () => import('./cli/directory.js'), fn: 'domain', summary: 'add | list | verify | remove: NIP-05 domains for verified handles' },
+  search: { load: () => import('./cli/directory.js'), fn: 'search', summary: 'search the directory' },
+  peers: { load: () => import('./cli/directory.js'), fn: 'peers', summary: "list | allowlist | accept | refuse | ignore | block: a team's trust decisions" },
 };
 
 // The same program answers to both bin names; messages use the one it was started as.
@@ -26,7 +36,8 @@ function usage(out) {
   lines.push(
     '',
     'common options: --profile NAME, --relay URL (repeatable or comma-separated), --json, -h/--help',
-    'environment: AGX_RELAY (comma-separated), AGX_PROFILE, AGX_HOME (default ~/.nostr-agents)',
+    'environment: AGX_RELAY (comma-separated), AGX_PROFILE, AGX_HOME (default ~/.nostr-agents),',
+    '             AGX_API_URL, AGX_API_KEY, AGX_ORG (the directory)',
     `Run \`${PROG} <command> --help\` for the options of a command.`,
   );
   out.write(lines.join('\n') + '\n');
@@ -72,13 +83,21 @@ try {
 } catch (err) {
   const exitCode = exitCodeOf(err);
   const { describe } = await import('./cli/common.js');
-  const message = err && err.name === 'CliError' ? String(err.message) : describe(err);
+  const { redact } = await import('./cli/secrets.js');
+  const message = redact(err && err.name === 'CliError' ? String(err.message) : describe(err));
+  // A directory error says what to do next (err.remediation); some carry more for --json.
+  const remediation = err && typeof err.remediation === 'string' ? redact(err.remediation) : null;
   if (rest.includes('--json') && !(err && err.printed)) {
     const { safeJson } = await import('./cli/sanitize.js');
-    process.stdout.write(safeJson({ ok: false, error: { code: (err && typeof err.code === 'string' && err.code) || 'CLI_ERROR', message }, exitCode }) + '\n');
+    const error = { code: (err && typeof err.code === 'string' && err.code) || 'CLI_ERROR', message };
+    if (remediation) error.remediation = remediation;
+    if (err && Number.isFinite(err.retryAfter)) error.retryAfter = err.retryAfter;
+    const extra = err && err.actionRequired ? { actionRequired: err.actionRequired } : {};
+    process.stdout.write(redact(safeJson({ ok: false, ...extra, error, exitCode })) + '\n');
   }
-  const hint = exitCode === RELAY ? ' (is the relay running? check with: nostr-agents doctor)' : '';
+  const hint = exitCode === RELAY && !remediation ? ' (is the relay running? check with: nostr-agents doctor)' : '';
   process.stderr.write(`${PROG} ${name}: ${message}${hint}\n`);
+  if (remediation) process.stderr.write(remediation.replace(/^/gm, '  ') + '\n');
   process.exitCode = exitCode;
 }
 // Open handles (sockets closing, timers) must not keep a finished command alive.

@@ -1,27 +1,33 @@
-// Owns the one WASM instance. The entry point (index.node.js or index.browser.js) supplies the
-// platform's loader; everything else calls core() after `await init()`.
+// Owns the one WASM instance. The entry point's init() (index.node.js, index.browser.js…) passes
+// its platform's loader to initWith(); everything else calls core() after `await init()`.
 import { NostrError } from './errors.js';
 
 let loader = null;
 let instance = null;
 let pending = null;
 
+/** Sets the loader init() uses (a test that loads another module; the entries use initWith). */
 export function setLoader(fn) {
   loader = fn;
 }
 
-/** Loads and compiles the WASM module once; later calls return the same promise. */
+/** Loads and compiles the WASM module with the loader set by setLoader(), once. */
 export function init() {
+  return initWith(loader);
+}
+
+/** Loads and compiles the WASM module with `load` once; later calls return the same promise. */
+export function initWith(load) {
   if (instance) return Promise.resolve();
   if (!pending) {
-    pending = loader().then(
+    pending = Promise.resolve().then(load).then(
       (m) => {
         m.prepare();
         instance = m;
       },
       (err) => {
         pending = null;
-        throw new NostrError('INIT_FAILED', `could not load the WASM core: ${err && err.message}`, { cause: err });
+        throw new NostrError('INIT_FAILED', `could not load the WASM core: ${err?.message ?? err}`, { cause: err });
       },
     );
   }
@@ -54,7 +60,7 @@ export function checked(value) {
   return value;
 }
 
-const encoder = new TextEncoder();
+const encoder = /* @__PURE__ */ new TextEncoder();
 
 /**
  * Copies a 32-byte secret key into the core's secret slot, from which the next key-taking call

@@ -6,7 +6,7 @@ import { bytesToHex, isHex32, isHex64 } from './hex.js';
 export const verifiedSymbol = Symbol('verified');
 
 // The pubkey slot of a serialization, filled in by the core when signing.
-const PUBKEY_PLACEHOLDER = '0'.repeat(64);
+const PUBKEY_PLACEHOLDER = /* @__PURE__ */ '0'.repeat(64);
 
 function isTags(tags) {
   if (!Array.isArray(tags)) return false;

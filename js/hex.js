@@ -1,7 +1,7 @@
 // Hex <-> bytes, the encodings of ids, keys and signatures.
 import { NostrError } from './errors.js';
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+const HEX = /* @__PURE__ */ Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 export function bytesToHex(bytes) {
   let out = '';

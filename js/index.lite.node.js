@@ -2,16 +2,18 @@
 import { readFile } from 'node:fs/promises';
 import { webcrypto } from 'node:crypto';
 import createCore from '../dist/core-lite.mjs';
-import { setLoader } from './core.js';
+import { initWith } from './core.js';
 
-setLoader(async () => {
-  const wasmBinary = await readFile(new URL('../dist/core-lite.wasm', import.meta.url));
-  return createCore({ wasmBinary, getRandomValue: randomUint32 });
-});
+/** Loads and compiles the WASM module once; later calls return the same promise. */
+export function init() {
+  return initWith(async () => {
+    const wasmBinary = await readFile(new URL('../dist/core-lite.wasm', import.meta.url));
+    return createCore({ wasmBinary, getRandomValue: randomUint32 });
+  });
+}
 
-const cryptoApi = globalThis.crypto ?? webcrypto;
 function randomUint32() {
-  return cryptoApi.getRandomValues(new Uint32Array(1))[0];
+  return (globalThis.crypto ?? webcrypto).getRandomValues(new Uint32Array(1))[0];
 }
 
 export * from './api.lite.js';

@@ -6,7 +6,7 @@ import { bytesToHex } from './hex.js';
 import { validateEvent } from './event.js';
 import { yieldToLoop } from './yield-to-loop.js';
 
-const MAX_NONCE = Number.MAX_SAFE_INTEGER;
+const MAX_NONCE = 2 ** 53 - 1; // Number.MAX_SAFE_INTEGER
 
 /** Number of leading zero bits of a hex event id (NIP-13 difficulty). */
 export function getPow(hexId) {

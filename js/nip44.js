@@ -4,9 +4,8 @@
 import { core, check, throwLastError } from './core.js';
 import { NostrError } from './errors.js';
 
-const encoder = new TextEncoder();
-const webcrypto = globalThis.crypto;
-const decoder = new TextDecoder();
+const encoder = /* @__PURE__ */ new TextEncoder();
+const decoder = /* @__PURE__ */ new TextDecoder();
 
 // Scratch offsets, as in bindings/nip44.cpp.
 const ENC_PLAINTEXT = 167;
@@ -60,8 +59,9 @@ function putPayload(c, payload, offset) {
 // Fresh nonces come from the platform CSPRNG, 32 at a time: one getRandomValues call costs about
 // as much as the rest of a short encryption (and the core's getentropy() makes one JS call per
 // byte under Emscripten 3.1.6). Each nonce is used once and wiped from the pool when taken.
-const pool = new Uint8Array(32 * 32);
-let poolAt = pool.length;
+const POOL_BYTES = 32 * 32;
+const pool = /* @__PURE__ */ new Uint8Array(POOL_BYTES);
+let poolAt = POOL_BYTES;
 
 /** The nonce into scratch: the caller's, or the next one from the pool. */
 function putNonce(c, ptr, nonce) {
@@ -71,7 +71,7 @@ function putNonce(c, ptr, nonce) {
     return;
   }
   if (poolAt === pool.length) {
-    webcrypto.getRandomValues(pool);
+    globalThis.crypto.getRandomValues(pool);
     poolAt = 0;
   }
   const fresh = pool.subarray(poolAt, poolAt + 32);

@@ -18,10 +18,9 @@ const HANDLE = Symbol.for('nostr-agents.LocalSigner.handle');
 const WRAP_RANDOM = 176;
 const SEAL_RANDOM = 72;
 
-const webcrypto = globalThis.crypto;
 
 function randomBytes(n) {
-  return webcrypto.getRandomValues(new Uint8Array(n));
+  return globalThis.crypto.getRandomValues(new Uint8Array(n));
 }
 
 function extraTagsJson(extraTags) {

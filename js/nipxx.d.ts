@@ -38,12 +38,18 @@ export type PayloadVerdict = { ok: true } | { ok: false; code: 'PARSE_ERROR' | '
 /** Checks a decrypted payload against the seed's JSON Schema for `kind`. */
 export function validatePayload(kind: number, payload: string | object): PayloadVerdict;
 
+/**
+ * Privacy-first profile: true when a gift-wrapped rumor's content is the payload itself (what this
+ * package sends), false when it is NIP-44 ciphertext to decrypt first (what some peers send).
+ */
+export function rumorContentIsPayload(content: string): boolean;
+
 /** What ClientRun.onEvent did with one event of the run. */
 export type RunUpdate =
   | { type: 'status'; status: { ver: 1; state: 'thinking' | 'tool_use' | 'done'; progress?: number; info?: string } }
   | { type: 'delta'; thinking?: string }
   | { type: 'tool_call'; toolCall: Record<string, unknown> & { ver: 1 } }
-  | { type: 'terminal'; replaced: boolean }
+  | { type: 'terminal'; replaced: boolean; replacedId?: string }
   | { type: 'ignored'; reason: string }
   | { type: 'rejected'; reason: string; code: AgentErrorCode };
 
@@ -56,10 +62,17 @@ export interface RunTerminal {
   error?: { ver: 1; code: AgentErrorCode; message: string; retry_after?: number; details?: Record<string, unknown> };
 }
 
-/** Client-side reconciliation of one run (sans-IO). */
+/**
+ * Client-side reconciliation of one run (sans-IO). `terminalGrace` (ms, default 1500): how long
+ * after the first terminal a newer one (by created_at, then id) still replaces it.
+ */
 export class ClientRun {
-  constructor(options: { promptId: string; agentPubkey: string; clientPubkey: string });
-  onEvent(event: import('./index.js').NostrEvent, plaintext: string): RunUpdate;
+  constructor(options: { promptId: string; agentPubkey: string; clientPubkey: string; terminalGrace?: number });
+  /** `nowMs`: when the event arrived (ms; only settleAt uses it). */
+  onEvent(event: import('./index.js').NostrEvent, plaintext: string, nowMs?: number): RunUpdate;
+  /** When the outcome is final: the first terminal's arrival (nowMs) plus terminalGrace; null before any terminal. */
+  readonly settleAt: number | null;
+  readonly terminalGrace: number;
   readonly text: string;
   readonly degraded: boolean;
   readonly terminal: RunTerminal | null;
@@ -77,9 +90,10 @@ export interface Outgoing {
 export class AgentRun {
   constructor(options: { promptId: string; clientPubkey: string; session?: string; info?: Record<string, unknown>; privacyFirst?: boolean });
   status(state: 'thinking' | 'tool_use' | 'done', options?: { progress?: number; info?: string }): Outgoing;
-  delta(text: string): Outgoing;
+  /** `now` (seconds): the ts of the envelope a text travels in when it would otherwise read as one. */
+  delta(text: string, options?: { now?: number }): Outgoing;
   toolCall(payload: { name: string; phase: 'start' | 'result'; arguments?: object; output?: object; success?: boolean; duration_ms?: number }): Outgoing;
-  respond(text: string, usage?: { input_tokens: number; output_tokens: number }): Outgoing;
+  respond(text: string, usage?: { input_tokens: number; output_tokens: number }, options?: { now?: number }): Outgoing;
   fail(code: AgentErrorCode, message: string, options?: { retryAfter?: number }): Outgoing;
   cancel(): Outgoing | null;
   readonly finished: boolean;

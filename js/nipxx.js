@@ -4,7 +4,7 @@ import { core } from './core.js';
 import { NostrError } from './errors.js';
 
 /** The seed's kinds (its kinds table is garbled; these are the kinds its text uses). */
-export const KINDS = Object.freeze({
+export const KINDS = /* @__PURE__ */ Object.freeze({
   status: 25800,
   delta: 25801,
   prompt: 25802,
@@ -16,7 +16,7 @@ export const KINDS = Object.freeze({
 });
 
 /** The protocol's error codes ("Error codes" table). */
-export const ERROR_CODES = Object.freeze([
+export const ERROR_CODES = /* @__PURE__ */ Object.freeze([
   'UNSUPPORTED_ENCRYPTION',
   'UNSUPPORTED_MODEL',
   'UNSUPPORTED_SCHEMA_VERSION',
@@ -49,7 +49,16 @@ export function validatePayload(kind, payload) {
   return { ok: false, code, message };
 }
 
-const registry = new FinalizationRegistry((native) => native.delete());
+/**
+ * The privacy-first profile: true when a rumor's content is the payload itself (what we send),
+ * false when it is NIP-44 ciphertext to decrypt first (what some peers send). See the core's
+ * rumor_content_is_payload.
+ */
+export function rumorContentIsPayload(content) {
+  return typeof content === 'string' && core().nipxxRumorContentIsPayload(content);
+}
+
+const registry = /* @__PURE__ */ new FinalizationRegistry((native) => native.delete());
 
 function own(wrapper, native) {
   registry.register(wrapper, native, wrapper);
@@ -65,18 +74,30 @@ function release(wrapper, native) {
  * The client's reconciliation of one run (sans-IO): feed every received event of the run with
  * its decrypted content; each call returns a typed update. Ordering, dedupe, gaps ("degraded"),
  * INVALID_SEQUENCE, terminal selection by (created_at, id): the seed's "Streaming and
- * reconciliation" rules, applied by the core.
+ * reconciliation" rules, applied by the core. `terminalGrace` (ms, default the core's 1500): how
+ * long after the first terminal a newer one still replaces it (see `settleAt`).
  */
 export class ClientRun {
   #native;
-  constructor({ promptId, agentPubkey, clientPubkey }) {
-    this.#native = own(this, new (core().NipxxClientRun)(promptId, agentPubkey, clientPubkey));
+  constructor({ promptId, agentPubkey, clientPubkey, terminalGrace }) {
+    this.#native = own(this, new (core().NipxxClientRun)(promptId, agentPubkey, clientPubkey, terminalGrace ?? -1));
   }
-  /** event: a verified NostrEvent; plaintext: its decrypted content. */
-  onEvent(event, plaintext) {
-    const u = this.#native.onEvent(JSON.stringify(event), plaintext);
+  /** event: a verified NostrEvent; plaintext: its decrypted content; nowMs: when it arrived (ms). */
+  onEvent(event, plaintext, nowMs = 0) {
+    const u = this.#native.onEvent(JSON.stringify(event), plaintext, nowMs);
     if (u === undefined) throw Object.assign(new NostrError('INVALID_EVENT', core().lastError().message));
     return u;
+  }
+  /**
+   * When the run's outcome is final (ms, on the clock of onEvent's nowMs): the arrival of its
+   * first terminal plus terminalGrace; null before any terminal.
+   */
+  get settleAt() {
+    return this.#native.settleAt();
+  }
+  /** The grace period (ms) this run uses. */
+  get terminalGrace() {
+    return this.#native.terminalGrace();
   }
   /** Best-effort text of the deltas so far, in order. */
   get text() {
@@ -115,14 +136,15 @@ export class AgentRun {
   status(state, { progress = -1, info = '' } = {}) {
     return outgoing(this.#native.status(state, progress, info));
   }
-  delta(text) {
-    return outgoing(this.#native.delta(text));
+  /** `now` (seconds): the ts of the envelope a text travels in when it would read as one. */
+  delta(text, { now = Math.floor(Date.now() / 1000) } = {}) {
+    return outgoing(this.#native.delta(text, now));
   }
   toolCall(payload) {
     return outgoing(this.#native.toolCall(JSON.stringify({ ver: 1, ...payload })));
   }
-  respond(text, usage) {
-    return outgoing(this.#native.respond(text, usage?.input_tokens ?? -1, usage?.output_tokens ?? -1));
+  respond(text, usage, { now = Math.floor(Date.now() / 1000) } = {}) {
+    return outgoing(this.#native.respond(text, usage?.input_tokens ?? -1, usage?.output_tokens ?? -1, now));
   }
   fail(code, message, { retryAfter = 0 } = {}) {
     return outgoing(this.#native.fail(code, message, retryAfter));

@@ -49,7 +49,10 @@ export interface RelayOptions {
   port?: number;
   /** Address to bind. Default 127.0.0.1. */
   host?: string;
-  /** SQLite database file. Without it (and without `memory`) events live in an in-memory SQLite database. */
+  /**
+   * SQLite database file. Without it (and without `memory`) events live in an in-memory SQLite
+   * database. startRelay rejects RELAY_STORE_UNAVAILABLE when no SQLite driver loads.
+   */
   db?: string;
   /** Keep events in a plain JS in-memory store. */
   memory?: boolean;
@@ -68,10 +71,18 @@ export interface RelayOptions {
   allowedPubkeys?: string[];
   /** Largest message accepted, in bytes. Default 262144. */
   maxMessageLength?: number;
-  /** Open subscriptions per connection. Default 50. */
+  /** Open connections; one more gets NOTICE `blocked:` and is closed (1013). Default 1024. */
+  maxConnections?: number;
+  /** Open subscriptions per connection (over it: CLOSED `blocked:`). Default 50. */
   maxSubscriptions?: number;
-  /** Filters per REQ. Default 10. */
+  /** Filters per REQ (over it: CLOSED `invalid:`). Default 10. */
   maxFilters?: number;
+  /** JSON bytes of filters one connection's open subscriptions may hold (over it: CLOSED `blocked:`). Default 16 MiB. */
+  maxFilterBytes?: number;
+  /** JSON bytes of filters all connections together may hold (over it: CLOSED `blocked:`). Default 64 MiB. */
+  maxTotalFilterBytes?: number;
+  /** Stored events one COUNT looks at; beyond it the answer is `{count, approximate: true}` (NIP-45). Default 10000. */
+  maxCountScan?: number;
   /** Cap on a filter's limit (and the limit when none is given). Default 5000. */
   maxLimit?: number;
   /** Per-connection token bucket; false turns rate limiting off. */
@@ -93,6 +104,12 @@ export interface RelayInfoDocument {
     max_message_length: number;
     max_subscriptions: number;
     max_filters: number;
+    /** Not in NIP-11's list: JSON bytes of filters one connection may hold open. */
+    max_filter_bytes: number;
+    /** Not in NIP-11's list: open connections the relay accepts. */
+    max_connections: number;
+    /** Not in NIP-11's list: stored events one COUNT looks at before answering approximate. */
+    max_count_scan: number;
     max_limit: number;
     default_limit: number;
     max_subid_length: number;
@@ -123,7 +140,12 @@ export interface RunningRelay {
 /** Starts the dev relay (NIP-01, 09, 11, 40, 42) on `host:port`; resolves once it listens. */
 export function startRelay(options?: RelayOptions): Promise<RunningRelay>;
 
-/** SQLite by default (in `db`, or in memory); `memory: true` for the JS store; falls back to memory when better-sqlite3 is missing. */
+/**
+ * SQLite by default (in `db`, or in memory) through better-sqlite3, else node:sqlite (Node >=
+ * 22.13); `memory: true` for the JS store. When neither SQLite loads: with a `db` file it throws
+ * NostrError RELAY_STORE_UNAVAILABLE (the message names the fix), never keeping events in memory
+ * silently; without one it says so through `log` and returns a MemoryStore.
+ */
 export function openStore(options?: { db?: string; memory?: boolean; log?: (line: string) => void }): EventStore;
 
 /** Events in a plain JS in-memory store. */
@@ -140,10 +162,13 @@ export class MemoryStore implements EventStore {
   close(): void;
 }
 
-/** Events in SQLite through better-sqlite3 (an optional peer dependency), in `file` or in memory. */
+/** Events in SQLite through better-sqlite3 (an optional peer dependency) or node:sqlite, in `file` or in memory. */
 export class SqliteStore implements EventStore {
   constructor(file?: string);
   readonly kind: 'sqlite';
+  /** The driver in use. */
+  readonly driver: 'better-sqlite3' | 'node:sqlite';
+  readonly file: string;
   readonly size: number;
   put(record: StoredRecord): 'stored' | 'duplicate' | 'superseded' | 'deleted';
   applyDeletion(deletion: NostrEvent): number;
@@ -160,9 +185,13 @@ export const DEFAULTS: Readonly<{
   port: number;
   host: string;
   maxMessageLength: number;
+  maxConnections: number;
   maxSubscriptions: number;
   maxFilters: number;
+  maxFilterBytes: number;
+  maxTotalFilterBytes: number;
   maxLimit: number;
+  maxCountScan: number;
   maxSubidLength: number;
   rateLimit: Readonly<Required<RateLimit>>;
   authWindowSeconds: number;

@@ -13,7 +13,7 @@ import { asPayload, asPlaintext, asPubkeyHex, encryptWithHandle, decryptWithHand
 const HANDLE = Symbol.for('nostr-agents.LocalSigner.handle');
 
 // Backstop for signers that are dropped without dispose(): the key is wiped when collected.
-const registry = new FinalizationRegistry((handle) => {
+const registry = /* @__PURE__ */ new FinalizationRegistry((handle) => {
   try {
     core().keyDispose(handle);
   } catch {
@@ -84,15 +84,14 @@ export class LocalSigner {
     core().keyDispose(handle);
   }
 
+  /** `using signer = …` disposes of it at the end of the block. */
+  [Symbol.dispose]() {
+    this.dispose();
+  }
+
   [HANDLE]() {
     return this.#live();
   }
-}
-
-if (typeof Symbol.dispose === 'symbol') {
-  LocalSigner.prototype[Symbol.dispose] = function dispose() {
-    this.dispose();
-  };
 }
 
 function rejected(what, err) {

@@ -30,7 +30,7 @@ mkdirSync(out, { recursive: true });
 
 // The page: web-demo/app.js with everything it imports. The page imports the package's browser
 // bundle (dist/index.browser.js); here it is built from that bundle's sources (js/), which
-// tree-shake and minify further than the bundle can (its modules are wrapped for lazy init).
+// tree-shake and minify further than the bundle can (its namespaces are whole objects).
 // Full minification is safe here: the Node-only dynamic imports (ws, node:fs for FileRunStore)
 // are never reached in a browser and stay external.
 //
@@ -85,9 +85,9 @@ const fromSources = {
     b.onResolve({ filter: /\/dist\/core\.mjs$/ }, () => ({ path: webLoader }));
     b.onLoad({ filter: /\/dist\/core-web\.mjs$/ }, () => {
       const text = readFileSync(webLoader, 'utf8');
-      const parts = text.split('"core-web.wasm"');
-      if (parts.length < 2) throw new Error('build-demo: dist/core-web.mjs no longer names "core-web.wasm"');
-      return { contents: parts.join('"core.wasm"'), loader: 'js' };
+      const parts = text.split('"./core-web.wasm"');
+      if (parts.length < 2) throw new Error('build-demo: dist/core-web.mjs no longer names "./core-web.wasm"');
+      return { contents: parts.join('"./core.wasm"'), loader: 'js' };
     });
   },
 };

@@ -1,100 +1,153 @@
 // Bundles each package entry (js/index.{node,browser,single}.js, js/index.lite.{node,browser}.js and everything they import) into
-// one minified ES module in dist/, next to the WASM loader it imports. js/ stays the source of
-// truth (tests import it directly); package.json "exports" point at these bundles, so an app loads
-// one JS module plus the loader instead of ~40 modules (fewer bytes, faster start-up).
+// one ES module in dist/, next to the WASM loader it imports. js/ stays the source of truth (tests
+// import it directly); package.json "exports" point at these bundles, so an app without a bundler
+// loads one JS module plus the loader instead of ~40 modules.
+//
+// The bundles are for bundlers too, which tree-shake them (package.json "sideEffects": false):
+// Rollup writes them (namespaces as `/*#__PURE__*/Object.freeze({...})`, no helper calls at the
+// top level) and terser minifies them without compressing, keeping the pure annotations, the
+// bundlers' `webpackIgnore` / `@vite-ignore` comments on the Node-only dynamic imports, and class
+// and function names (readable errors and stack traces). Lines stay short and each file has a
+// source map (into js/, which ships).
 //
 //   node scripts/bundle.mjs          (run by scripts/build.sh and by `npm pack`)
-import { build, transform } from 'esbuild';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { transform } from 'esbuild';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-
-// The Emscripten loaders stay separate files: the bundle imports them from its own directory.
-const keepLoaders = {
-  name: 'keep-wasm-loaders',
-  setup(b) {
-    b.onResolve({ filter: /\/dist\/core(-single|-lite)?\.mjs$/ }, (args) => ({
-      path: `./${args.path.split('/').pop()}`,
-      external: true,
-    }));
-  },
-};
-
-// The main entries share js/core.js (the one WASM instance and its loader) and js/errors.js (the
-// NostrError class) with the unbundled sources instead of inlining copies: code that imports
-// js/ modules directly (nostr-agents/relay-server, the CLI, tests of internals) then uses the same
-// instance as an app that imported the package. The lite entries inline them: they load another
-// module and must not replace the main entry's loader.
-const shareCoreState = {
-  name: 'share-core-state',
-  setup(b) {
-    b.onResolve({ filter: /^\.\/(core|errors)\.js$/ }, (args) =>
-      args.importer.startsWith(resolve(root, 'js')) && dirname(args.importer) === resolve(root, 'js')
-        ? { path: `../js/${args.path.slice(2)}`, external: true }
-        : undefined,
-    );
-    b.onResolve({ filter: /^\.\.\/(core|errors)\.js$/ }, (args) =>
-      dirname(dirname(args.importer)) === resolve(root, 'js') || dirname(args.importer).startsWith(resolve(root, 'js') + '/')
-        ? { path: `../js/${args.path.slice(3)}`, external: true }
-        : undefined,
-    );
-  },
-};
-
-const common = {
-  bundle: true,
-  format: 'esm',
-  // Whitespace and identifiers only: syntax minification would fold the `ws` specifier that
-  // js/relay/websocket.js keeps in a variable (so bundlers do not follow it) into import("ws").
-  minifyWhitespace: true,
-  minifyIdentifiers: true,
-  keepNames: true, // class and function names stay readable in errors and stack traces
-  target: 'es2022',
-  legalComments: 'none',
-  logLevel: 'warning',
-  plugins: [keepLoaders],
-  absWorkingDir: root,
-  write: false,
-};
-
-const shared = { ...common, plugins: [keepLoaders, shareCoreState] };
+const js = resolve(root, 'js');
+export const MAX_LINE = 500;
 
 // Written only when changed, through a rename: test files running in parallel each rebundle
 // before `npm pack` and must never read a half-written file.
-function save(result) {
-  for (const out of result.outputFiles) {
-    if (existsSync(out.path) && readFileSync(out.path).equals(out.contents)) continue;
-    const tmp = `${out.path}.${process.pid}.tmp`;
-    writeFileSync(tmp, out.contents);
-    renameSync(tmp, out.path);
-  }
+function save(path, contents) {
+  const buf = Buffer.from(contents);
+  if (existsSync(path) && readFileSync(path).equals(buf)) return;
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, buf);
+  renameSync(tmp, path);
 }
 
-const results = await Promise.all([
-  // Node: dependencies (ws) stay imports; node: built-ins are external on platform node.
-  build({ ...shared, entryPoints: ['js/index.node.js'], outfile: 'dist/index.node.js', platform: 'node', packages: 'external' }),
-  build({ ...shared, entryPoints: ['js/index.browser.js'], outfile: 'dist/index.browser.js', platform: 'browser', packages: 'external' }),
-  build({ ...shared, entryPoints: ['js/index.single.js'], outfile: 'dist/index.single.js', platform: 'neutral', packages: 'external' }),
+/**
+ * What stays outside a bundle: packages and node: built-ins; the Emscripten loaders (dist/core*.mjs,
+ * imported from beside the bundle); for the main entries also js/core.js (the one WASM instance and
+ * its loader) and js/errors.js (the NostrError class), so that code importing js/ modules directly
+ * (nostr-agents/relay-server, the CLI, tests of internals) shares them with an app that imported the
+ * package. The lite entries inline them: they load another module and must not share its instance.
+ */
+function externals(shareCoreState) {
+  return {
+    name: 'nostr-agents-externals',
+    resolveId(source, importer) {
+      if (!importer) return null;
+      if (!source.startsWith('.') && !source.startsWith('/')) return { id: source, external: true };
+      const path = resolve(dirname(importer), source);
+      if (/\/dist\/core(-single|-lite)?\.mjs$/.test(path)) return { id: path, external: true };
+      if (shareCoreState && (path === resolve(js, 'core.js') || path === resolve(js, 'errors.js'))) return { id: path, external: true };
+      return null;
+    },
+  };
+}
+
+const TERSER = {
+  module: true,
+  compress: false,
+  mangle: { keep_classnames: true, keep_fnames: true },
+  format: { comments: /webpackIgnore|@vite-ignore|[@#]__PURE__|[@#]__NO_SIDE_EFFECTS__/, preserve_annotations: true, max_line_len: MAX_LINE },
+};
+
+const terser = {
+  name: 'terser',
+  async renderChunk(code) {
+    const { minify } = await import('terser');
+    const out = await minify(code, { ...TERSER, sourceMap: true });
+    return { code: out.code, map: out.map };
+  },
+};
+
+async function bundle(input, output, shareCoreState) {
+  const warnings = [];
+  const { rollup } = await import('rollup');
+  const b = await rollup({
+    input: resolve(root, input),
+    plugins: [externals(shareCoreState)],
+    onwarn: (w) => warnings.push(w),
+  });
+  const { output: [chunk] } = await b.generate({
+    format: 'es',
+    // The bundles sit in dist/: the loaders beside them, the shared js/ modules one folder up.
+    paths: (id) => (id.startsWith(`${root}/dist/`) ? `./${basename(id)}` : id.startsWith(`${js}/`) ? `../js/${id.slice(js.length + 1)}` : id),
+    file: resolve(root, output),
+    sourcemap: true,
+    sourcemapExcludeSources: true, // js/ ships beside dist/
+    generatedCode: 'es2015',
+    plugins: [terser],
+  });
+  await b.close();
+  const unexpected = warnings.filter((w) => w.code !== 'CIRCULAR_DEPENDENCY');
+  if (unexpected.length) throw new Error(`bundle ${input}: ${unexpected.map((w) => w.message).join('\n')}`);
+  save(resolve(root, output), `${chunk.code}//# sourceMappingURL=${basename(output)}.map\n`);
+  save(resolve(root, `${output}.map`), chunk.map.toString());
+}
+
+const ENTRIES = [
+  ['js/index.node.js', 'dist/index.node.js', true],
+  ['js/index.browser.js', 'dist/index.browser.js', true],
+  ['js/index.single.js', 'dist/index.single.js', true],
   // `nostr-agents/lite`: without the relay pool and the protocol layers, on dist/core-lite.wasm.
-  build({ ...common, entryPoints: ['js/index.lite.node.js'], outfile: 'dist/lite.node.js', platform: 'node', packages: 'external' }),
-  build({ ...common, entryPoints: ['js/index.lite.browser.js'], outfile: 'dist/lite.browser.js', platform: 'browser', packages: 'external' }),
-]);
-results.forEach(save);
+  ['js/index.lite.node.js', 'dist/lite.node.js', false],
+  ['js/index.lite.browser.js', 'dist/lite.browser.js', false],
+];
+
+// Bundling takes seconds of CPU (terser), and every test that packs the package runs this script:
+// the bundles are made again only when js/, this script or the bundlers changed.
+const hash = createHash('sha256');
+for (const f of readdirSync(js, { recursive: true }).filter((f) => f.endsWith('.js')).sort()) hash.update(f).update(readFileSync(resolve(js, f)));
+hash.update(readFileSync(fileURLToPath(import.meta.url)));
+for (const p of ['rollup', 'terser']) hash.update(readFileSync(resolve(root, 'node_modules', p, 'package.json')));
+const inputsSum = hash.digest('hex');
+const sumFile = resolve(root, 'dist/.bundles.sha256');
+const outputs = ENTRIES.flatMap(([, out]) => [out, `${out}.map`]);
+if (!(existsSync(sumFile) && readFileSync(sumFile, 'utf8') === inputsSum && outputs.every((f) => existsSync(resolve(root, f))))) {
+  await Promise.all(ENTRIES.map(([input, output, share]) => bundle(input, output, share)));
+  save(sumFile, inputsSum);
+}
 
 // The Emscripten loaders (dist/core*.mjs; core-web.mjs is the built demo page's) come out of emcc with whitespace removed but long local
 // names (no closure compiler here: TOOLCHAIN.md): a full esbuild minification takes a quarter off
-// their gzip size. Identifiers and syntax only change inside the file; the module's export, the
-// `Module["..."]` property names, the wasm import/export names and `new URL("core.wasm",
-// import.meta.url)` (which bundlers follow) stay as they are. Only emcc's own output is minified
-// (it still has the `_scriptDir` name; esbuild renames differ from run to run), so a second run, or
-// a run with no relink in between, leaves the files alone.
+// their gzip size. Identifiers and syntax only change inside the file; the module's exports, the
+// `Module["..."]` property names, the wasm import/export names and wasmUrl()'s
+// `new URL("./core.wasm", import.meta.url)` (which bundlers follow) stay as they are. Lines are cut
+// at MAX_LINE characters, and a source map leads back to emcc's output (embedded: it does not ship).
+// The single-file loader's base64 module moves to the end of the file, 900 characters a line. Only
+// emcc's own output is processed (it still has the `_scriptDir` name; esbuild renames differ from
+// run to run), so a second run, or a run with no relink in between, leaves the files alone.
+const DATA_URI = /"(data:application\/octet-stream;base64,[A-Za-z0-9+/=]+)"/;
 for (const name of ['core.mjs', 'core-single.mjs', 'core-lite.mjs', 'core-web.mjs']) {
   const file = resolve(root, 'dist', name);
   if (!existsSync(file)) continue;
-  const text = readFileSync(file, 'utf8');
-  if (!text.includes('var _scriptDir = import.meta.url')) continue;
-  const out = await transform(text, { minify: true, format: 'esm', target: 'es2022', legalComments: 'none', logLevel: 'warning' });
-  save({ outputFiles: [{ path: file, contents: Buffer.from(out.code) }] });
+  let text = readFileSync(file, 'utf8');
+  if (!text.includes('var _scriptDir')) continue;
+  const embedded = text.match(DATA_URI);
+  if (embedded) text = text.replace(DATA_URI, 'NOSTR_WASM_DATA_URI');
+  const out = await transform(text, {
+    minify: true,
+    format: 'esm',
+    target: 'es2022',
+    legalComments: 'none',
+    logLevel: 'warning',
+    lineLimit: MAX_LINE,
+    sourcemap: 'external',
+    sourcefile: `${name} (emcc output)`,
+  });
+  let code = out.code;
+  if (embedded) {
+    const parts = embedded[1].match(/.{1,900}/g).map((p) => JSON.stringify(p));
+    code += `var NOSTR_WASM_DATA_URI=/* @__PURE__ */[\n${parts.join(',\n')}\n].join("");\n`;
+  }
+  save(`${file}.map`, out.map);
+  save(file, `${code}//# sourceMappingURL=${name}.map\n`);
 }

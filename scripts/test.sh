@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every test: native GoogleTest (plain and ASan+UBSan), the fuzz targets for a short time, the package through the real WASM with
+# Every test: native GoogleTest (plain and ASan+UBSan), libsecp256k1's and our constant-time checks
+# under valgrind, the fuzz targets for a short time, the package through the real WASM with
 # node --test, the TypeScript declarations, and the packed tarball in Node and headless Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,6 +9,14 @@ jobs=$(nproc)
 
 echo "== native tests (ctest)"
 (cd build/native && ctest --output-on-failure -j"$jobs")
+
+if [ "${NOSTR_SKIP_CTIME:-0}" != 1 ]; then
+  echo "== constant-time checks under valgrind (clang-14; cmake/ctime.cmake)"
+  [ -f build/ctime/CMakeCache.txt ] || CC=clang-14 CXX=clang++-14 cmake -S . -B build/ctime \
+    -DCMAKE_BUILD_TYPE=Release -DNOSTR_CTIME=ON >/dev/null
+  cmake --build build/ctime -j"$jobs" --target ctime_checks
+  (cd build/ctime && ctest --output-on-failure -j"$jobs")
+fi
 
 if [ "${NOSTR_SKIP_SANITIZE:-0}" != 1 ]; then
   echo "== native tests under ASan + UBSan (clang-14)"
@@ -31,7 +40,7 @@ npx tsc -p tests/types/tsconfig.json
 
 echo "== package tests (node --test)"
 # Every Node process of the suite logs what it prints into build/secrets-log (the preload changes
-# nothing else); afterwards no secret key of the shared vectors may appear in it.
+# nothing else); afterwards no secret key of the vectors in tests/vectors may appear in it.
 rm -rf build/secrets-log
 NOSTR_SECRETS_LOG="$PWD/build/secrets-log" NODE_OPTIONS="--import=$PWD/tests/support/secrets-capture.mjs ${NODE_OPTIONS:-}" \
   node --test --test-concurrency="$jobs" tests/js/

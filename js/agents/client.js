@@ -11,6 +11,7 @@ import {
   openRunWrap,
   requireSigner,
   rootOf,
+  runPlaintext,
   sealEvent,
   secondsClock,
   subscribeLive,
@@ -21,11 +22,23 @@ import { requireStore } from './store.js';
 
 const PRIVACY = ['default', 'nip59', 'auto'];
 const GIFT_WRAP = 1059;
-const RUN_KINDS = [KINDS.status, KINDS.delta, KINDS.response, KINDS.toolCall, KINDS.error];
+const RUN_KINDS = /* @__PURE__ */ (() => [KINDS.status, KINDS.delta, KINDS.response, KINDS.toolCall, KINDS.error])();
 const infoCache = new WeakMap(); // pool -> Map(agent pubkey -> newest valid ai.info event)
 
-/** Default terminal grace (ms) after the client sent ai.cancel: see Run#_grace. */
-export const CANCEL_RACE_GRACE = 1500;
+/**
+ * The default terminalGrace (ms) of every run: how long after its first terminal a run still takes
+ * a newer one (the seed keeps the terminal with the highest (created_at, id)). The core's
+ * default_terminal_grace_ms; tests check the two agree.
+ */
+export const TERMINAL_GRACE = 1500;
+/** The former name of TERMINAL_GRACE (once only runs that sent ai.cancel waited). */
+export const CANCEL_RACE_GRACE = TERMINAL_GRACE;
+
+/**
+ * Default idle timeout (ms): a run that hears nothing from its agent for this long ends locally
+ * with RUN_INCOMPLETE (no wait is infinite by default; `idleTimeout: 0` turns it off).
+ */
+export const DEFAULT_IDLE_TIMEOUT = 120_000;
 
 const newer = (a, b) => a.created_at > b.created_at || (a.created_at === b.created_at && a.id > b.id);
 
@@ -90,9 +103,9 @@ export function terminalSummary(terminal) {
   return summary;
 }
 
-// The update (and result) of an accepted terminal.
-function terminalUpdate(terminal, replaced) {
-  const extra = replaced ? { replaced: true } : {};
+// The update (and result) of an accepted terminal; `replacedId`: the terminal it replaced.
+function terminalUpdate(terminal, replacedId) {
+  const extra = replacedId ? { replaced: true, replacedEventId: replacedId } : {};
   if (terminal.response) {
     const { text, usage } = terminal.response;
     return { type: 'terminal', ok: true, text, eventId: terminal.eventId, ...(usage && { usage }), ...extra };
@@ -121,7 +134,7 @@ export class Run {
     privacy = 'default',
     cancelTimeout = 10_000,
     terminalGrace,
-    idleTimeout = 0,
+    idleTimeout = DEFAULT_IDLE_TIMEOUT,
     now,
   } = {}, resumed = null) {
     if (!pool || typeof pool.publish !== 'function') throw new NostrError('INVALID_ARGUMENT', 'prompt: pool is required');
@@ -130,6 +143,7 @@ export class Run {
     requireSigner(signer, 'prompt');
     agent = agentHex(agent, 'prompt');
     this._now = secondsClock(now, 'prompt');
+    this._nowMs = now ?? Date.now;
     if (typeof message !== 'string' || message.length === 0)
       throw new NostrError('INVALID_ARGUMENT', 'prompt: message must be a non-empty string');
     if (signal?.aborted) throw new NostrError('ABORTED', 'prompt: the signal is already aborted');
@@ -172,13 +186,13 @@ export class Run {
     this._cancelTimeout = cancelTimeout;
     if (terminalGrace !== undefined && !(Number.isFinite(terminalGrace) && terminalGrace >= 0))
       throw new NostrError('INVALID_ARGUMENT', 'prompt: terminalGrace must be a number of ms >= 0');
-    // undefined: CANCEL_RACE_GRACE once a cancel was sent, else 0 (see _grace()).
-    this._terminalGrace = terminalGrace ?? null;
+    this._terminalGrace = terminalGrace; // undefined: the core's default (TERMINAL_GRACE)
     if (!(Number.isFinite(idleTimeout) && idleTimeout >= 0)) throw new NostrError('INVALID_ARGUMENT', 'prompt: idleTimeout must be a number of ms >= 0');
     this._idleTimeout = idleTimeout;
     this._idleTimer = null;
     this._graceTimer = null;
     this._announced = false; // a terminal update was pushed during the grace period
+    this._replaying = false; // stored events being fed again (resumeRun): nothing settles meanwhile
     this._degraded = false; // the last gap state announced
     this._updates = [];
     this._waiters = [];
@@ -255,8 +269,7 @@ export class Run {
           throw new NostrError('UNSUPPORTED_FEATURE', 'the agent does not advertise supports_nip59 (privacy: nip59)');
         this.privacy = supported ? 'nip59' : 'default';
       }
-      const tags = [['p', this.agent], ['encryption', 'nip44']];
-      if (this.session) tags.push(['s', this.session]);
+      const tags = this._tags();
       let event;
       let outgoing;
       if (this.privacy === 'nip59') {
@@ -267,7 +280,7 @@ export class Run {
         event = outgoing = await sealEvent(this._signer, this.agent, { kind: KINDS.prompt, tags, plaintext }, this._now);
       }
       this.id = event.id;
-      this._machine = new ClientRun({ promptId: event.id, agentPubkey: this.agent, clientPubkey: this.client });
+      this._machine = new ClientRun({ promptId: event.id, agentPubkey: this.agent, clientPubkey: this.client, terminalGrace: this._terminalGrace });
       if (this._store) {
         // Recorded before it is sent: a crash after the publish still finds the run.
         this._record = {
@@ -319,13 +332,21 @@ export class Run {
       this.privacy = record.privacy ?? 'default';
       this._record = { ...record };
       delete this._record.events;
-      this._machine = new ClientRun({ promptId: record.id, agentPubkey: record.agent, clientPubkey: record.client });
+      this._machine = new ClientRun({ promptId: record.id, agentPubkey: record.agent, clientPubkey: record.client, terminalGrace: this._terminalGrace });
       // An open run: live first, so nothing the agent sends while the stored part is replayed
       // (and rendered) is missed. Reconciliation does not depend on the order.
       if (record.state !== 'done') await this._subscribe(record.created_at);
+      this._replaying = true;
       for (const { event, plaintext } of record.events ?? []) {
         if (this._done) break;
         this._apply(event, plaintext, false);
+      }
+      this._replaying = false;
+      // The stored terminals were all weighed: a run the store holds as done settles on the winner
+      // at once; an open one whose terminal was stored gets the grace from now.
+      if (!this._done && this._machine.terminal) {
+        if (record.state === 'done') this._finish(this._machine.terminal, null);
+        else this._settleLater();
       }
       return true;
     } catch (err) {
@@ -352,7 +373,8 @@ export class Run {
 
   async _onEvent(received) {
     let event = received;
-    if (this.privacy === 'nip59') {
+    const wrapped = this.privacy === 'nip59';
+    if (wrapped) {
       // Wraps of anything else (DMs, other runs) do not open as this run's events: ignored.
       if (this._done || received.kind !== GIFT_WRAP) return;
       event = await openRunWrap(this._signer, received);
@@ -361,7 +383,7 @@ export class Run {
     if (this._done || rootOf(event) !== this.id) return;
     let plaintext;
     try {
-      plaintext = await this._signer.nip44Decrypt(event.pubkey, event.content);
+      plaintext = await runPlaintext(this._signer, event, wrapped);
     } catch {
       this._push({ type: 'rejected', code: 'PARSE_ERROR', reason: 'content does not decrypt (NIP-44)', eventId: event.id });
       return;
@@ -386,7 +408,7 @@ export class Run {
   _apply(event, plaintext, record) {
     let u;
     try {
-      u = this._machine.onEvent(event, plaintext);
+      u = this._machine.onEvent(event, plaintext, this._nowMs());
     } catch {
       return;
     }
@@ -423,33 +445,35 @@ export class Run {
         this._push({ type: 'rejected', code: u.code, reason: u.reason, eventId: event.id });
         break;
       case 'terminal':
-        if (this._grace() > 0) {
-          // Shown at once; the run settles when no newer terminal came within the grace period.
-          this._push(terminalUpdate(this._machine.terminal, u.replaced));
-          this._announced = true;
-          if (this._graceTimer === null)
-            this._graceTimer = setTimeout(() => {
-              this._graceTimer = null;
-              this._chain = this._chain.then(() => this._finish(null, null)).catch(() => {});
-            }, this._grace());
-        } else {
-          this._finish(this._machine.terminal, null);
+        // Shown at once; the run settles at the machine's settleAt (the first terminal's arrival
+        // plus the grace), with the newest terminal by then.
+        if (!this._replaying && this._machine.settleAt <= this._nowMs()) {
+          this._finish(this._machine.terminal, null, u.replacedId);
+          break;
         }
+        this._push(terminalUpdate(this._machine.terminal, u.replacedId));
+        this._announced = true;
+        if (!this._replaying) this._settleLater();
         break;
       default:
         break;
     }
   }
 
-  // How long a first terminal waits for a newer one. The seed keeps the terminal with the highest
-  // (created_at, id); a conforming agent emits exactly one, so competing terminals come from a
-  // response/cancel race (Conformance example 7) or a broken agent. By default the client waits
-  // only when it raced: after it sent ai.cancel, for CANCEL_RACE_GRACE ms (created_at has 1 s
-  // resolution, so the race's other terminal is signed within about a second); otherwise the
-  // first terminal settles the run at once (no latency added to every run).
-  _grace() {
-    if (this._terminalGrace !== null) return this._terminalGrace;
-    return this._cancelRequested ? CANCEL_RACE_GRACE : 0;
+  // The one timer of the terminal grace: the run settles at the machine's settleAt.
+  _settleLater() {
+    if (this._graceTimer !== null || this._done) return;
+    this._graceTimer = setTimeout(() => {
+      this._graceTimer = null;
+      this._chain = this._chain.then(() => this._finish(null, null)).catch(() => {});
+    }, Math.max(0, this._machine.settleAt - this._nowMs()));
+  }
+
+  // The tags of the prompt and the cancel: the session is always tagged, the default one too
+  // ("sender:<client>"), so the seed's recovery filter {"kinds":[25802],"#s":[...],"#p":[agent]}
+  // run by any other client finds the prompt.
+  _tags(extra = []) {
+    return [['p', this.agent], ...extra, ['s', this.session ?? `sender:${this.client}`], ['encryption', 'nip44']];
   }
 
   _push(update) {
@@ -459,7 +483,7 @@ export class Run {
     for (const w of waiters) w();
   }
 
-  _finish(given, error) {
+  _finish(given, error, replacedId) {
     if (this._done) return;
     this._done = true;
     // A terminal accepted during the grace period wins over a local ending (pool closed, cancel timeout).
@@ -481,11 +505,11 @@ export class Run {
     }
     // With a store, the result settles once the store holds the terminal.
     const settled = this._store ? this._storeChain : Promise.resolve();
-    const update = terminal ? terminalUpdate(terminal, false) : { type: 'terminal', ok: false, error };
+    const update = terminal ? terminalUpdate(terminal, replacedId) : { type: 'terminal', ok: false, error };
     if (!(terminal && this._announced)) this._push(update);
     else this._push(null); // wakes the iterators: the run is done
     if (update.ok) {
-      const { type, ok, replaced, ...value } = update;
+      const { type, ok, replaced, replacedEventId, ...value } = update;
       settled.then(() => this._resolve(value));
     } else {
       settled.then(() => this._reject(update.error));
@@ -507,8 +531,7 @@ export class Run {
     this._cancelRequested = true;
     this._prePublish?.abort();
     if (!(await this._published) || this._done) return false;
-    const tags = [['p', this.agent], ['e', this.id, '', 'root'], ['encryption', 'nip44']];
-    if (this.session) tags.push(['s', this.session]);
+    const tags = this._tags([['e', this.id, '', 'root']]);
     try {
       const event =
         this.privacy === 'nip59'

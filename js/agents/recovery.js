@@ -14,7 +14,7 @@ import { terminalSummary } from './client.js';
 import { agentHex, requireSigner, tagValue } from './shared.js';
 import { listRuns, requireStore } from './store.js';
 
-const TERMINAL_KINDS = [KINDS.response, KINDS.error];
+const TERMINAL_KINDS = /* @__PURE__ */ (() => [KINDS.response, KINDS.error])();
 const CHUNK = 100; // prompt ids per #e filter
 
 const byCreated = (a, b) => a.created_at - b.created_at || (a.createdMs ?? 0) - (b.createdMs ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -139,7 +139,7 @@ export async function fetchSessionRuns({ pool, signer, agent, session, store, re
       agent,
       client: me,
       session: sessionId,
-      sessionTag: sTag ?? null,
+      sessionTag: sTag === undefined || sTag === `sender:${me}` ? null : sTag, // null: the default session, as prompt() records it
       message: payload.message,
       ...(payload.model !== undefined && { model: payload.model }),
       ...(payload.thinking !== undefined && { thinking: payload.thinking }),

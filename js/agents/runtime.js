@@ -4,7 +4,7 @@
 // AgentRun (seq from 0, exactly one terminal, cancel once).
 import { core } from '../core.js';
 import { NostrError } from '../errors.js';
-import { AgentRun, ERROR_CODES, KINDS, validatePayload } from '../nipxx.js';
+import { AgentRun, ERROR_CODES, KINDS, rumorContentIsPayload, validatePayload } from '../nipxx.js';
 import { AgentError } from './errors.js';
 import {
   WRAP_LOOKBACK,
@@ -13,6 +13,7 @@ import {
   poolFrom,
   requireSigner,
   rootOf,
+  runPlaintext,
   sealEvent,
   secondsClock,
   subscribeLive,
@@ -23,6 +24,15 @@ import {
 const SEEN_CAP = 10_000;
 const GIFT_WRAP = 1059;
 const GENERIC_FAILURE = 'the agent failed while answering';
+
+// How a run's replies travel: false (NIP-44 events), true (gift wraps whose rumors hold the
+// payload) or ENCRYPTED_RUMOR (gift wraps whose rumors hold NIP-44 ciphertext, for a peer whose
+// prompt came that way).
+const ENCRYPTED_RUMOR = 'encrypted-rumor';
+function wrapping(prompt) {
+  if (prompt.wrapped !== true) return false;
+  return rumorContentIsPayload(prompt.content) ? true : ENCRYPTED_RUMOR;
+}
 
 function policyForCore(policy) {
   const out = {};
@@ -35,7 +45,7 @@ function policyForCore(policy) {
   };
   list('allow');
   list('block');
-  for (const name of ['promptsPerMinute', 'burst', 'maxSessionTurns', 'maxTracked']) {
+  for (const name of ['promptsPerMinute', 'burst', 'maxSessionTurns', 'maxTracked', 'maxConcurrent']) {
     const v = policy[name];
     if (v === undefined) continue;
     if (typeof v !== 'number' || !(v >= 0)) throw new NostrError('INVALID_ARGUMENT', `serveAgent: policy.${name} must be a number >= 0`);
@@ -93,9 +103,12 @@ export async function serveAgent({
   const admitting = new Set(); // prompts being decrypted and admitted (no run yet)
   const early = new Map(); // prompt id -> an ai.cancel that arrived while its prompt was being admitted
 
-  // wrapped: the run is in the privacy-first profile (its prompt came gift-wrapped): so is every reply.
+  // wrapped: the run is in the privacy-first profile (its prompt came gift-wrapped): so is every
+  // reply, in the rumor form the prompt used (a peer that NIP-44-encrypts its rumors reads those).
   async function send(client, out, wrapped) {
-    const event = wrapped ? (await wrapRunEvent(signer, client, out, clock)).wrap : await sealEvent(signer, client, out, clock);
+    const event = wrapped
+      ? (await wrapRunEvent(signer, client, out, clock, { encryptRumor: wrapped === ENCRYPTED_RUMOR })).wrap
+      : await sealEvent(signer, client, out, clock);
     const results = await pool.publish(event, { relays });
     if (!results.some((r) => r.status === 'accepted'))
       report(new NostrError('RELAY_REJECTED', `no relay accepted kind ${out.kind} for run ${rootOf(out)}`));
@@ -110,7 +123,7 @@ export async function serveAgent({
   async function refuse(prompt, code, message, retryAfter) {
     const run = new AgentRun({ promptId: prompt.id, clientPubkey: prompt.pubkey, session: tagValue(prompt, 's') ?? '', info: infoPayload });
     try {
-      await send(prompt.pubkey, run.fail(code, message, { retryAfter: retryAfter ?? 0 }), prompt.wrapped === true);
+      await send(prompt.pubkey, run.fail(code, message, { retryAfter: retryAfter ?? 0 }), wrapping(prompt));
     } finally {
       run.dispose();
     }
@@ -137,7 +150,7 @@ export async function serveAgent({
     if (!screened.ok) return refuse(prompt, screened.code, screened.message, screened.retryAfter);
     let plaintext;
     try {
-      plaintext = await signer.nip44Decrypt(prompt.pubkey, prompt.content);
+      plaintext = await runPlaintext(signer, prompt, prompt.wrapped === true);
     } catch {
       return refuse(prompt, 'PARSE_ERROR', 'content does not decrypt (NIP-44)');
     }
@@ -152,9 +165,9 @@ export async function serveAgent({
   }
 
   async function runPrompt(prompt, admitted) {
-    const wrapped = prompt.wrapped === true;
+    const wrapped = wrapping(prompt);
     // Privacy-first: minimal disclosure, tool telemetry without arguments or output (the core drops them).
-    const run = new AgentRun({ promptId: prompt.id, clientPubkey: prompt.pubkey, session: tagValue(prompt, 's') ?? '', info: infoPayload, privacyFirst: wrapped });
+    const run = new AgentRun({ promptId: prompt.id, clientPubkey: prompt.pubkey, session: tagValue(prompt, 's') ?? '', info: infoPayload, privacyFirst: !!wrapped });
     const state = { run, client: prompt.pubkey, wrapped, controller: new AbortController(), chain: Promise.resolve(), cancelled: false };
     runs.set(prompt.id, state);
     state.whole = (async () => {
@@ -164,6 +177,7 @@ export async function serveAgent({
       } finally {
         runs.delete(prompt.id);
         run.dispose();
+        if (gate) gate.runEnded(); // its concurrency slot (policy.maxConcurrent) is free
       }
     })();
     return state.whole;
@@ -174,6 +188,7 @@ export async function serveAgent({
     const ctx = {
       message: admitted.message,
       model: admitted.model,
+      fallbackModels: admitted.fallbackModels,
       thinking: admitted.thinking,
       session: admitted.session,
       sender: prompt.pubkey,
@@ -188,7 +203,7 @@ export async function serveAgent({
       if (typeof item === 'string') {
         if (item.length === 0) return;
         text += item;
-        await emit(state, run.delta(item));
+        await emit(state, run.delta(item, { now: clock() }));
       } else if (item && item.type === 'status') {
         await emit(state, run.status(item.state, { progress: item.progress, info: item.info }));
       } else if (item && item.type === 'tool_call') {
@@ -235,7 +250,7 @@ export async function serveAgent({
       if (chosen) emit(state, run.fail(handlerError.code, handlerError.message, { retryAfter: handlerError.retryAfter ?? 0 }));
       else emit(state, run.fail('INTERNAL_ERROR', GENERIC_FAILURE));
     } else {
-      emit(state, run.respond(text, usage)); // no text and no delta: EMPTY_RESPONSE (core)
+      emit(state, run.respond(text, usage, { now: clock() })); // no text and no delta: EMPTY_RESPONSE (core)
     }
   }
 
@@ -247,7 +262,7 @@ export async function serveAgent({
     if (tagValue(cancel, 'encryption') !== 'nip44') return;
     let plaintext;
     try {
-      plaintext = await signer.nip44Decrypt(cancel.pubkey, cancel.content);
+      plaintext = await runPlaintext(signer, cancel, cancel.wrapped === true);
     } catch {
       return;
     }
@@ -272,6 +287,26 @@ export async function serveAgent({
     // created_at is within maxClockSkew of our clock: the client's clock may run behind ours.
     let live = false;
     const fresh = (createdAt, wasLive) => (wasLive ? createdAt >= clock() - maxClockSkew : createdAt >= from);
+    // A stale prompt gets no ai.error. The seed has no code for it, and a terminal would be worse
+    // than none: the prompt may be a stored or re-broadcast copy of one already answered, and
+    // clients keep the terminal with the highest created_at, so ours would replace that answer
+    // (anyone can re-broadcast a signed prompt). The client ends such a run itself (idleTimeout:
+    // RUN_INCOMPLETE, the seed's "missing a terminal after reasonable timeout"). A live one is
+    // reported to the operator (STALE_PROMPT: typically a client clock far behind); stored ones
+    // before `from` are what a restart is expected to skip.
+    const promptIfFresh = (prompt, wasLive) => {
+      if (fresh(prompt.created_at, wasLive)) return onPrompt(prompt);
+      if (!wasLive || seen.has(prompt.id) || tagValue(prompt, 'p') !== agent) return null;
+      seen.add(prompt.id);
+      if (seen.size > SEEN_CAP) seen.delete(seen.values().next().value);
+      report(
+        new NostrError(
+          'STALE_PROMPT',
+          `prompt ${prompt.id} from ${prompt.pubkey} is ${clock() - prompt.created_at} s old (maxClockSkew ${maxClockSkew} s): not answered`,
+        ),
+      );
+      return null;
+    };
     const reqSince = Math.min(from, clock() - maxClockSkew);
     const filters = [
       { kinds: [KINDS.prompt], '#p': [agent], since: reqSince },
@@ -285,7 +320,7 @@ export async function serveAgent({
       // Not ours to read, not a NIP-XX request, or older than the prompts we answer: ignored.
       if (rumor === null || stopped) return;
       rumor.wrapped = true;
-      if (rumor.kind === KINDS.prompt && fresh(rumor.created_at, wasLive)) return onPrompt(rumor);
+      if (rumor.kind === KINDS.prompt) return promptIfFresh(rumor, wasLive);
       if (rumor.kind === KINDS.cancel) return onCancel(rumor);
     };
     sub = await subscribeLive(pool, filters, {
@@ -293,7 +328,7 @@ export async function serveAgent({
       onevent: (e) => {
         const work =
           e.kind === KINDS.prompt
-            ? fresh(e.created_at, live) && onPrompt(e)
+            ? promptIfFresh(e, live)
             : e.kind === KINDS.cancel
               ? onCancel(e)
               : e.kind === GIFT_WRAP && nip59
@@ -336,6 +371,7 @@ export async function serveAgent({
           clearTimeout(timer);
         }
         gate.delete();
+        gate = null;
         if (owned) await pool.close();
       },
     };

@@ -4,6 +4,7 @@ import { NostrError } from '../errors.js';
 import { getEventHash } from '../event.js';
 import { publicKeyHex } from '../keys.js';
 import { unwrapEvent, wrapEvent } from '../nip59.js';
+import { rumorContentIsPayload } from '../nipxx.js';
 import { RelayPool } from '../relay/pool.js';
 
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -103,12 +104,13 @@ export function subscribeLive(pool, filters, { relays, onevent, onclose, maxWait
 export const WRAP_LOOKBACK = 2 * 24 * 3600 + 600;
 
 /**
- * Encrypts `plaintext` to `recipient` (NIP-44, as in the default profile) into a rumor of
- * {kind, tags}, and gift-wraps it to `recipient`. Returns `{ rumor, wrap }`: the rumor's id is
- * the one a prompt's run is known by.
+ * Gift-wraps a rumor of {kind, tags} to `recipient` whose content is the payload `plaintext`
+ * itself (the seal NIP-44-encrypts it to the recipient: the core's rumor_content_is_payload says
+ * why). `encryptRumor`: NIP-44-encrypt the rumor's content as well, for a peer that sends (and so
+ * reads) that form. Returns `{ rumor, wrap }`: the rumor's id is the one a prompt's run is known by.
  */
-export async function wrapRunEvent(signer, recipient, { kind, tags, plaintext }, now = nowSeconds) {
-  const content = await signer.nip44Encrypt(recipient, plaintext);
+export async function wrapRunEvent(signer, recipient, { kind, tags, plaintext }, now = nowSeconds, { encryptRumor = false } = {}) {
+  const content = encryptRumor ? await signer.nip44Encrypt(recipient, plaintext) : plaintext;
   const pubkey = await signer.getPublicKey();
   const template = { kind, tags, content, created_at: now() };
   const rumor = { id: '', pubkey, ...template };
@@ -137,6 +139,17 @@ export async function openRunWrap(signer, wrap) {
   }
   const rumor = await result;
   return rumor && { ...rumor };
+}
+
+/**
+ * The decrypted payload of a run event: NIP-44 content (the default profile) decrypted from its
+ * author; the content of a gift-wrapped rumor (`wrapped`) as it is when it holds the payload,
+ * decrypted when it holds NIP-44 ciphertext (both forms are read: rumorContentIsPayload).
+ * Rejects when the content does not decrypt.
+ */
+export async function runPlaintext(signer, event, wrapped) {
+  if (wrapped && rumorContentIsPayload(event.content)) return event.content;
+  return signer.nip44Decrypt(event.pubkey, event.content);
 }
 
 const OPENED_CAP = 10_000;

@@ -5,7 +5,7 @@
 import { NostrError } from '../errors.js';
 import { MemoryRunStore } from './store.js';
 
-const isNode = typeof process !== 'undefined' && process.versions != null && process.versions.node != null;
+const isNode = /* @__PURE__ */ (() => typeof process !== 'undefined' && process.versions != null && process.versions.node != null)();
 const FILE = 'runs.json';
 
 // Imported only in Node, by specifiers bundlers do not follow (browser bundles never pull fs).

@@ -11,6 +11,7 @@
 // through the constructor's second argument. An app that only requests (the demo page) imports
 // this file alone, so a bundler leaves the serving side (and the core bindings only it calls,
 // bindings/agx_serve.cpp) out.
+import { core } from '../core.js';
 import { NostrError } from '../errors.js';
 import { RelayPool } from '../relay/index.js';
 import { isSigner } from '../signer.js';
@@ -40,8 +41,11 @@ export function checkTimeout(v, what) {
  *   signer (required: any Signer), pool (a RelayPool) or relays (URLs; the requester then owns a
  *   pool), onMessage, onReceipt, onError, seenStore (default MemorySeenStore), requestTimeout (ms,
  *   30000), publishTimeout, pollInterval (ms, 60000; 0 = no timer), pollTimeout (ms per relay,
- *   10000), pollOverlap (s, 120), isSignerUnavailable (err => boolean), now (() => seconds; the
- *   clock).
+ *   10000), pollOverlap (s, 120; at most 86399, so the poll window stays inside the 3-day replay
+ *   retention: INVALID_ARGUMENT beyond), isSignerUnavailable (err => boolean), now (() => seconds;
+ *   the clock), maxSeen (processed ids kept in memory, 200000: at the cap, new wraps are refused
+ *   with AGX_OVERLOADED, reported to onError and warned once, and polled again once ids expire;
+ *   nothing processed is ever forgotten before its retention ends).
  *
  * A requester resolves one result per task id; a second one for a settled task is dropped. Task
  * requests that reach it (it has no handlers) take the plain path: onMessage, reason
@@ -79,6 +83,8 @@ export class AgxRequester {
   #claimed = new Set(); // rumor ids of task requests being accepted (not yet marked seen)
   #settled = new Map(); // taskId -> {peer, until} of our requests already settled
   #duplicateResults = 0;
+  #overloaded = 0; // wraps refused because the replay store was full
+  #overloadWarned = false;
 
   constructor(options = {}, serving = null) {
     const o = options;
@@ -92,6 +98,12 @@ export class AgxRequester {
     for (const k of ['requestTimeout', 'publishTimeout', 'pollInterval', 'pollTimeout']) checkTimeout(o[k], k);
     if (o.pollOverlap !== undefined && (!Number.isSafeInteger(o.pollOverlap) || o.pollOverlap < 0))
       throw new NostrError('INVALID_ARGUMENT', 'pollOverlap must be non-negative integer seconds');
+    if (o.pollOverlap !== undefined && core().agxCheckPollOverlap(o.pollOverlap) !== 0) {
+      const { message } = core().lastError();
+      throw new NostrError('INVALID_ARGUMENT', message);
+    }
+    if (o.maxSeen !== undefined && (!Number.isSafeInteger(o.maxSeen) || o.maxSeen < 2))
+      throw new NostrError('INVALID_ARGUMENT', 'maxSeen must be an integer >= 2');
     serving?.check?.(o);
     this.#o = o;
     this.#signer = o.signer;
@@ -107,7 +119,7 @@ export class AgxRequester {
       this.#relays = undefined;
     }
     this.#router = new AgxRouter(serving?.routerMode ?? 'unconfigured');
-    this.#guard = new ReplayGuard();
+    this.#guard = new ReplayGuard({ cap: o.maxSeen ?? 0 });
     this.#store = o.seenStore ?? new MemorySeenStore();
     this.#durable = typeof this.#store.putTask === 'function' && typeof this.#store.deleteTask === 'function';
     if (o.onMessage) this.#messageListeners.add(o.onMessage);
@@ -193,6 +205,32 @@ export class AgxRequester {
   /** Counters of the tasks we request: duplicateResults (a second result for one of our settled requests, dropped). */
   get taskStats() {
     return { duplicateResults: this.#duplicateResults };
+  }
+
+  /**
+   * The replay memory: processed ids kept (never forgotten before their retention), the cap,
+   * discarded wrap ids cached, and how many wraps were refused because the store was full.
+   */
+  get replayStats() {
+    if (this.#closed) return { processed: 0, cap: 0, cached: 0, overloaded: this.#overloaded };
+    return { processed: this.#guard.size, cap: this.#guard.cap, cached: this.#guard.cached, overloaded: this.#overloaded };
+  }
+
+  // A full replay store: the wrap is refused (not recorded, polled again once ids expire), loudly.
+  #refuse(err) {
+    this.#overloaded++;
+    const e =
+      err?.code === 'AGX_OVERLOADED'
+        ? err
+        : new NostrError('AGX_OVERLOADED', 'the replay store is full: new work is refused until processed ids expire');
+    e.processed = this.#guard.size;
+    e.cap = this.#guard.cap;
+    if (!this.#overloadWarned) {
+      this.#overloadWarned = true;
+      this.#warn(`replay store full (${e.processed} of ${e.cap} processed ids): new wraps are refused until ids expire (raise maxSeen)`);
+    }
+    this.#report(e);
+    return 'overloaded';
   }
 
   /** The inbox cursor (unix seconds) the next catch-up poll measures its window from. */
@@ -412,7 +450,7 @@ export class AgxRequester {
       if (!d) return;
       if (d.action === 'run-handler') return this.#serve.accept(opened, d, commit);
     }
-    await commit(null);
+    if (!(await commit(null))) return; // the replay store is full: not acted on
     switch (d.action) {
       case 'settle-pending': {
         if (this.#router.settle(d.taskId, opened.from) !== 'settled') return;
@@ -464,9 +502,12 @@ export class AgxRequester {
   }
 
   /**
-   * Processes one received wrap. Resolves 'processed', 'replay', 'discarded' (recorded: never
-   * opened again), 'future' (dated > 300 s ahead: skipped, not recorded, polled again),
-   * 'unavailable' (the signer is unavailable: not recorded, the poll is incomplete) or 'ignored'.
+   * Processes one received wrap. Resolves 'processed', 'replay', 'invalid' (a public check failed:
+   * recorded nowhere), 'discarded' (it passed the public checks and did not open or check out:
+   * cached, not opened again while cached), 'future' (dated > 300 s ahead: skipped, not recorded,
+   * polled again), 'unavailable' (the signer is unavailable: not recorded, the poll is
+   * incomplete), 'overloaded' (the replay store is full: not recorded, the poll is incomplete) or
+   * 'ignored'.
    */
   ingest(wrap) {
     if (this.#closed || !wrap || typeof wrap.id !== 'string') return Promise.resolve('ignored');
@@ -482,6 +523,7 @@ export class AgxRequester {
   async #ingest(wrap) {
     const now = this.#clock();
     if (this.#guard.knownWrap(wrap.id, now)) return 'replay';
+    if (!this.#guard.hasRoom(now)) return this.#refuse(); // before paying for a decryption
     try {
       await this.#whoami();
     } catch (err) {
@@ -502,32 +544,40 @@ export class AgxRequester {
         this.#report(err);
         return 'unavailable'; // a local fault: like an unavailable signer, retried, nothing discarded
       }
-      this.#guard.discarded(wrap.id, now);
-      await this.#persist().catch((e) => this.#report(e));
       this.#report(err);
+      if (err?.disposition === 'ignore') return 'invalid'; // junk takes no place in the replay memory
+      this.#guard.discarded(wrap.id, now);
       return 'discarded';
     }
     if (this.#closed) return 'ignored';
     const rumorId = opened.rumor.id;
     if (this.#claimed.has(rumorId)) {
       this.#guard.discarded(wrap.id, now); // another wrap of a task request being accepted right now
-      await this.#persist().catch((e) => this.#report(e));
       return 'replay';
     }
     if (this.#guard.knownRumor(rumorId, now)) {
-      this.#guard.processed(rumorId, wrap.id, now); // the new wrap of a known rumor
-      await this.#persist().catch((e) => this.#report(e));
+      this.#guard.discarded(wrap.id, now); // the new wrap of a known rumor (cached: the rumor id decides)
       return 'replay';
     }
     // Marked (and made durable) before acting, single writer per identity. A task request is
     // claimed meanwhile and marked when the routing and the flood limits have decided (commit):
     // one that will run is recorded first (putTask: accepted, with its wrap), so a crash at any
-    // point either leaves it unmarked (polled again) or recorded (run again at start).
+    // point either leaves it unmarked (polled again) or recorded (run again at start). The marks
+    // are taken in memory first, synchronously: a full store refuses (false) before anything acts.
     let committed = false;
+    let refused = false;
     const commit = async (record) => {
-      if (committed) return;
+      if (committed) return !refused;
       committed = true;
       this.#claimed.delete(rumorId);
+      try {
+        this.#guard.processed(rumorId, wrap.id, this.#clock(), record?.expiresAt ?? 0);
+      } catch (err) {
+        refused = true;
+        this.#refuse(err);
+        return false;
+      }
+      this.#overloadWarned = false;
       if (record && this.#durable) {
         try {
           await this.#store.putTask(record);
@@ -535,24 +585,24 @@ export class AgxRequester {
           this.#report(err);
         }
       }
-      this.#guard.processed(rumorId, wrap.id, this.#clock());
       try {
         await this.#persist();
       } catch (err) {
         this.#report(err); // still at most once in this process; the store's failure is the host's to see
       }
+      return true;
     };
     if (opened.class === 'task-request') {
       this.#claimed.add(rumorId);
       opened.wrap = wrap;
-    } else await commit(null);
+    } else if (!(await commit(null))) return 'overloaded';
     const job = this.#track(
       this.#dispatch(opened, commit)
         .catch((err) => this.#report(err))
         .then(() => commit(null)),
     );
     await job;
-    return 'processed';
+    return refused ? 'overloaded' : 'processed';
   }
 
   // --- polling (SPEC.md "Cursor advance")
@@ -607,7 +657,8 @@ export class AgxRequester {
   /**
    * One catch-up poll: every relay queried for our wraps since cursor - (overlap + 172800 s),
    * every event ingested. The cursor advances only when the poll was complete (every relay sent
-   * EOSE, no event left unopened because the signer was unavailable), and then to our clock as read
+   * EOSE, no event left unopened because the signer was unavailable or the replay store was full),
+   * and then to our clock as read
    * BEFORE the poll. Resolves { complete, cursor, since, seen, processed, unavailable, future }.
    */
   poll() {
@@ -628,7 +679,7 @@ export class AgxRequester {
     const back = this.pollLookback;
     const since = this.#cursor > back ? this.#cursor - back : 0;
     const filter = { kinds: [1059], '#p': [me], since };
-    const counts = { seen: 0, processed: 0, unavailable: 0, future: 0, discarded: 0, replay: 0 };
+    const counts = { seen: 0, processed: 0, unavailable: 0, future: 0, discarded: 0, replay: 0, invalid: 0, overloaded: 0 };
     const jobs = [];
     const onEvent = (ev) => {
       counts.seen++;
@@ -641,7 +692,8 @@ export class AgxRequester {
     const relays = this.relayUrls();
     const answered = await Promise.all(relays.map((url) => this.#pollRelay(url, filter, onEvent)));
     await Promise.all(jobs);
-    const complete = relays.length > 0 && answered.every(Boolean) && counts.unavailable === 0 && !this.#closed;
+    // A wrap refused for a full replay store is polled again: the cursor stays.
+    const complete = relays.length > 0 && answered.every(Boolean) && counts.unavailable === 0 && counts.overloaded === 0 && !this.#closed;
     this.#serve?.polled();
     if (complete && startedAt > this.#cursor) {
       this.#cursor = startedAt;

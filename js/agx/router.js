@@ -2,7 +2,7 @@
 import { core, checked } from '../core.js';
 import { peerHex } from './util.js';
 
-const registry = new FinalizationRegistry((native) => native.delete());
+const registry = /* @__PURE__ */ new FinalizationRegistry((native) => native.delete());
 
 /**
  * mode: 'unconfigured' (default-deny), 'accept-all' (explicit opt-in), 'host' (an authorize

@@ -6,14 +6,16 @@
 //   append(entries)     records marks (called before the event is acted on)
 //   setCursor(seconds)  records the inbox cursor after a complete poll
 //   putTask(record)     records (replaces) a task record, durably, before acting on it
-//   deleteTask(id)      forgets a task record (its result was published)
+//   deleteTask(id)      forgets a task record (one that can no longer run)
 //   close()
 // A task record (exactly-once task results across crashes): { id: rumor id, state: 'accepted' |
 // 'done', wrap: the task request's gift wrap as received (to run it again: only ciphertext is kept,
 // never the payload in the clear), to: the requester, runs, expiresAt, result: the result's gift
 // wrap once 'done' (recorded BEFORE it is published, so a crash between the two republishes the
 // same event). An 'accepted' record at load means the handler was cut short: the client runs it
-// again (ctx.redelivered); a 'done' one means the result may not have gone out: it is republished.
+// again (ctx.redelivered); a 'done' one means the result may not have gone out: it is republished;
+// a 'sent' one (its result went out; `wrap` is then only {id}) is kept until expiresAt, the request
+// wrap's expiration, so the request stays a replay for as long as a poll can fetch it.
 // A store without putTask still works, at most once (a task cut short by a crash is lost).
 // Three implementations: MemorySeenStore (the default; survives a client, not a process),
 // FileSeenStore (Node: an fsynced append log plus an atomically replaced snapshot, both 0600) and
@@ -33,7 +35,7 @@ function checkEntries(entries) {
       throw new NostrError('INVALID_ARGUMENT', 'each entry must be [64 lowercase hex, integer seconds]');
 }
 
-const TASK_STATES = new Set(['accepted', 'done']);
+const TASK_STATES = new Set(['accepted', 'done', 'sent']);
 
 function isWrapLike(w) {
   return w !== null && typeof w === 'object' && typeof w.id === 'string' && ID.test(w.id);
@@ -56,11 +58,17 @@ function validTask(r) {
 
 function checkTask(r) {
   if (!validTask(r))
-    throw new NostrError('INVALID_ARGUMENT', "a task record needs id and to (64 hex), state 'accepted' or 'done', expiresAt, wrap, and result when done");
+    throw new NostrError('INVALID_ARGUMENT', "a task record needs id and to (64 hex), state 'accepted', 'done' or 'sent', expiresAt, wrap, and result when done");
 }
 
 function checkTaskId(id) {
   if (typeof id !== 'string' || !ID.test(id)) throw new NostrError('INVALID_ARGUMENT', 'a task id is 64 lowercase hex');
+}
+
+function countOpen(map) {
+  let n = 0;
+  for (const r of map.values()) if (r.state !== 'sent') n++;
+  return n;
 }
 
 /** Live task records (expired ones left out), as plain copies. */
@@ -86,11 +94,27 @@ function merge(map, entries, now) {
   }
 }
 
-/** In memory: shared by the clients given the same object (a client restart, not a process one). */
+/**
+ * In memory: shared by the clients given the same object (a client restart, not a process one).
+ * Bounded: at most `cap` ids and `cap` task records (default 200 000 each, the core's default); at
+ * the cap, expired entries are dropped, and if that is not enough the write fails with
+ * AGX_OVERLOADED (a client reports it to onError; it never forgets an id to make room).
+ */
 export class MemorySeenStore {
   #map = new Map();
   #tasks = new Map();
   #cursor = null;
+  #cap;
+  constructor({ cap = 200000 } = {}) {
+    if (!Number.isSafeInteger(cap) || cap < 1) throw new NostrError('INVALID_ARGUMENT', 'cap must be an integer >= 1');
+    this.#cap = cap;
+  }
+  #room(map, n) {
+    if (map.size + n <= this.#cap) return;
+    const now = nowS();
+    for (const [id, v] of map) if ((typeof v === 'number' ? v : v.expiresAt) <= now) map.delete(id);
+    if (map.size + n > this.#cap) throw new NostrError('AGX_OVERLOADED', `the seen store is full (${this.#cap} entries)`);
+  }
   async load() {
     const now = nowS();
     for (const [id, exp] of this.#map) if (exp <= now) this.#map.delete(id);
@@ -98,6 +122,7 @@ export class MemorySeenStore {
   }
   async append(entries) {
     checkEntries(entries);
+    this.#room(this.#map, entries.filter(([id]) => !this.#map.has(id)).length);
     merge(this.#map, entries, nowS());
   }
   async setCursor(cursor) {
@@ -106,6 +131,7 @@ export class MemorySeenStore {
   }
   async putTask(record) {
     checkTask(record);
+    if (!this.#tasks.has(record.id)) this.#room(this.#tasks, 1);
     this.#tasks.set(record.id, structuredClone(record));
   }
   async deleteTask(id) {
@@ -115,18 +141,22 @@ export class MemorySeenStore {
   get size() {
     return this.#map.size;
   }
-  /** Task records kept (accepted, or done and not yet known to be published). */
+  /** Task records that still need action (accepted, or done and not yet known to be published). */
   get taskCount() {
-    return this.#tasks.size;
+    return countOpen(this.#tasks);
+  }
+  /** Task records kept after their result went out ('sent'), until the request wrap expires. */
+  get sentTaskCount() {
+    return this.#tasks.size - countOpen(this.#tasks);
   }
   async close() {}
 }
 
 // Node-only modules, named at run time: a browser bundle must neither pull them in nor name them
 // (FileSeenStore is the one Node-only class of the agx namespace; its load() is what imports them).
-const FS = ['node', 'fs/promises'].join(':');
+const FS = /* @__PURE__ */ ['node', 'fs/promises'].join(':');
 const HELD = new Set(); // directories a FileSeenStore of this process holds
-const PATH = ['node', 'path'].join(':');
+const PATH = /* @__PURE__ */ ['node', 'path'].join(':');
 
 /**
  * Node: `<dir>/seen.json` (snapshot: {"v":2,"cursor":n|null,"seen":[[id,exp],...],"tasks":[record,...]};
@@ -179,8 +209,8 @@ export class FileSeenStore {
   async load() {
     return this.#serial(async () => {
       if (!this.#fs) {
-        this.#fs = await import(FS);
-        this.#path = await import(PATH);
+        this.#fs = await import(/* @vite-ignore */ /* webpackIgnore: true */ FS);
+        this.#path = await import(/* @vite-ignore */ /* webpackIgnore: true */ PATH);
       }
       const fs = this.#fs;
       await fs.mkdir(this.#dir, { recursive: true, mode: 0o700 });
@@ -346,7 +376,11 @@ export class FileSeenStore {
   }
 
   get taskCount() {
-    return this.#tasks.size;
+    return countOpen(this.#tasks);
+  }
+
+  get sentTaskCount() {
+    return this.#tasks.size - countOpen(this.#tasks);
   }
 
   async close() {

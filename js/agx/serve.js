@@ -7,7 +7,9 @@
 // Served tasks are answered exactly once across crashes when the seen store keeps task records
 // (putTask/deleteTask: the three stores here do): a task is recorded 'accepted' (with its wrap)
 // before its handler runs, and 'done' (with its result's wrap) before the result is published; at
-// start(), an accepted task runs again (ctx.redelivered) and a done one is published again.
+// start(), an accepted task runs again (ctx.redelivered) and a done one is published again. Once
+// its result is out, the record stays (slim: 'sent', ids only) until the request wrap expires, so
+// the request stays a replay for as long as any poll can fetch it.
 import { NostrError } from '../errors.js';
 import { core } from '../core.js';
 import { AgxPublicError } from './errors.js';
@@ -16,6 +18,7 @@ import { wrapRumor } from './wrap.js';
 import { TaskGate, rejectionText, taskLimits } from './task-gate.js';
 import { findHandler } from './capability.js';
 import { peerHex } from './util.js';
+import { publishAgentCard, publishRelayList } from './discovery.js';
 import { SEEN_RETENTION, checkTimeout } from './requester.js';
 
 const DEFAULT_MAX_AUTO_DEPTH = 8;
@@ -223,9 +226,10 @@ export class AgxServing {
    */
   async load(loaded, now) {
     const h = this.#h;
-    const tasks = h.durable && Array.isArray(loaded.tasks) ? loaded.tasks : [];
-    if (tasks.length) {
-      const marks = tasks.flatMap((r) => [[r.id, r.expiresAt], [r.wrap.id, r.expiresAt]]);
+    const all = h.durable && Array.isArray(loaded.tasks) ? loaded.tasks : [];
+    const tasks = all.filter((r) => r.state !== 'sent'); // a sent one only keeps its marks
+    if (all.length) {
+      const marks = all.flatMap((r) => [[r.id, r.expiresAt], [r.wrap.id, r.expiresAt]]);
       h.guard.load(marks, now);
       h.guard.journal();
       await h.store.append(marks).catch((err) => h.report(err));
@@ -245,7 +249,6 @@ export class AgxServing {
   async started(out, { advertise = false } = {}) {
     if (!advertise) return;
     const h = this.#h;
-    const { publishAgentCard, publishRelayList } = await import('./discovery.js');
     const identity = this.#o.identity ?? {};
     const relays = h.relays();
     out.card = await publishAgentCard(h.signer, h.pool(), {
@@ -292,6 +295,12 @@ export class AgxServing {
     const h = this.#h;
     const from = opened.from;
     const now = h.clock();
+    // A full replay store: refused before the gate counts it (commit says so; nothing runs). From
+    // here to the commit below nothing awaits, so the room cannot go meanwhile.
+    if (!h.guard.hasRoom(now)) {
+      await commit(null);
+      return;
+    }
     const rec = {
       id: opened.rumor.id,
       state: 'accepted',
@@ -299,7 +308,8 @@ export class AgxServing {
       to: from,
       taskId: opened.task.taskId,
       runs: 1,
-      expiresAt: now + SEEN_RETENTION,
+      // Until the request wrap expires (no poll can fetch it after that), at least the retention.
+      expiresAt: Math.max(now + SEEN_RETENTION, Number.isSafeInteger(opened.wrapExpiresAt) ? opened.wrapExpiresAt : 0),
     };
     let finish;
     const ran = new Promise((r) => (finish = r));
@@ -369,6 +379,19 @@ export class AgxServing {
     await ran;
   }
 
+  // The result is out: the record stays until the request wrap expires, slimmed to what keeps the
+  // request a replay (its rumor and wrap ids).
+  async #sent(rec) {
+    this.#outbox.delete(rec.id);
+    if (!this.#h.durable) return;
+    const slim = { id: rec.id, state: 'sent', wrap: { id: rec.wrap.id }, to: rec.to, taskId: rec.taskId, runs: rec.runs, expiresAt: rec.expiresAt };
+    try {
+      await this.#h.store.putTask(slim);
+    } catch (err) {
+      this.#h.report(err);
+    }
+  }
+
   async #forget(id) {
     this.#outbox.delete(id);
     if (!this.#h.durable) return;
@@ -408,7 +431,7 @@ export class AgxServing {
     try {
       await this.#h.publishWrap(rec.result);
       this.#retryDelay = RETRY_FIRST;
-      if (this.#outbox.get(rec.id) === rec) await this.#forget(rec.id);
+      if (this.#outbox.get(rec.id) === rec) await this.#sent(rec);
     } catch (err) {
       this.#h.report(err);
       this.#scheduleRetry();

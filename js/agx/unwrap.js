@@ -8,12 +8,14 @@ import { keyKind, localHandle, nowOf } from './util.js';
  * Opens a received wrap with a LocalSigner or a 32-byte secret key. Returns
  * { from, wrapId, wrapCreatedAt, sentAt, rumor, kind: 'message'|'receipt',
  *   class: 'text'|'task-request'|'task-result'|'task-status'|'task-input'|'receipt'|'unknown', message?, task?, receipt?, taskMalformed? }.
- * Throws a NostrError (AGX_WRAP_*, NIP59_*, AGX_PAYLOAD_INVALID...) whose `retry` is true when the
- * wrap should be left unseen and tried later (future-dated, or a local fault), false to discard it.
+ * Throws a NostrError (AGX_WRAP_*, NIP59_*, AGX_PAYLOAD_INVALID...) whose `disposition` is the
+ * core's verdict: 'retry' (leave it unseen, try later: future-dated, or a local fault), 'ignore' (a
+ * public check failed: record it nowhere) or 'discard' (it passed the public checks and did not
+ * check out: its id may be cached). `retry` is disposition === 'retry'.
  */
 export function unwrapAgx(wrap, key, options = {}) {
   const kind = keyKind(key);
-  if (wrap === null || typeof wrap !== 'object') throw Object.assign(new NostrError('INVALID_EVENT', 'wrap must be an object'), { retry: false });
+  if (wrap === null || typeof wrap !== 'object') throw invalid(new NostrError('INVALID_EVENT', 'wrap must be an object'), 'ignore');
   const c = core();
   const now = nowOf(options);
   const len = writeScratch(JSON.stringify(wrap));
@@ -23,13 +25,14 @@ export function unwrapAgx(wrap, key, options = {}) {
     putSecret(key);
     out = c.agxUnwrapWithSecret(len, now);
   }
-  if (out === undefined) {
-    const { code, message } = c.lastError();
-    const err = new NostrError(code, message);
-    err.retry = c.agxLastUnwrapRetry();
-    throw err;
-  }
+  if (out === undefined) throw lastError();
   return JSON.parse(out);
+}
+
+function invalid(err, disposition) {
+  err.disposition = disposition;
+  err.retry = disposition === 'retry';
+  return err;
 }
 
 /**
@@ -56,17 +59,16 @@ export function isSignerUnavailable(err) {
   return !!err && typeof err === 'object' && (err.unavailable === true || UNAVAILABLE.has(err.code));
 }
 
-function lastError(retry) {
+function lastError(disposition) {
   const c = core();
   const { code, message } = c.lastError();
-  const err = new NostrError(code, message);
-  err.retry = retry ?? c.agxLastUnwrapRetry();
-  return err;
+  return invalid(new NostrError(code, message), disposition ?? c.agxLastUnwrapDisposition());
 }
 
 function unavailableError(err) {
   const e = new AgxSignerUnavailableError(`the signer is unavailable: ${err?.message ?? err}`, { cause: err });
   e.retry = true;
+  e.disposition = 'retry';
   e.signerUnavailable = true;
   return e;
 }
@@ -77,11 +79,10 @@ async function signerDecrypt(signer, pubkey, payload, classify) {
     text = await signer.nip44Decrypt(pubkey, payload);
   } catch (err) {
     if (classify(err)) throw unavailableError(err);
-    // bad input: the wrap is discarded (recorded, never retried)
-    throw Object.assign(new NostrError('AGX_SIGNER_REFUSED', `the signer could not open it: ${err?.message ?? err}`, { cause: err }), { retry: false });
+    // bad input, after the public checks passed: the wrap is discarded (cached, never retried)
+    throw invalid(new NostrError('AGX_SIGNER_REFUSED', `the signer could not open it: ${err?.message ?? err}`, { cause: err }), 'discard');
   }
-  if (typeof text !== 'string')
-    throw Object.assign(new NostrError('AGX_SIGNER_REFUSED', 'the signer returned no plaintext'), { retry: false });
+  if (typeof text !== 'string') throw invalid(new NostrError('AGX_SIGNER_REFUSED', 'the signer returned no plaintext'), 'discard');
   return text;
 }
 
@@ -94,7 +95,7 @@ async function signerDecrypt(signer, pubkey, payload, classify) {
 export async function unwrapAgxAsync(wrap, key, options = {}) {
   if (key instanceof Uint8Array || localHandle(key)) return unwrapAgx(wrap, key, options);
   if (!isSigner(key)) throw new NostrError('INVALID_ARGUMENT', 'expected a Signer or a 32-byte secret key');
-  if (wrap === null || typeof wrap !== 'object') throw Object.assign(new NostrError('INVALID_EVENT', 'wrap must be an object'), { retry: false });
+  if (wrap === null || typeof wrap !== 'object') throw invalid(new NostrError('INVALID_EVENT', 'wrap must be an object'), 'ignore');
   const classify = options.isSignerUnavailable ?? isSignerUnavailable;
   const c = core();
   const now = nowOf(options);
@@ -110,10 +111,10 @@ export async function unwrapAgxAsync(wrap, key, options = {}) {
   if (c.agxCheckWrap(wrapJson, String(me), now) === undefined) throw lastError();
   const sealJson = await signerDecrypt(key, wrap.pubkey, wrap.content, classify);
   const seal = c.agxOpenSeal(sealJson);
-  if (seal === undefined) throw lastError(false);
+  if (seal === undefined) throw lastError('discard');
   const sealObj = JSON.parse(seal);
   const rumorJson = await signerDecrypt(key, sealObj.pubkey, sealObj.content, classify);
   const out = c.agxOpenRumor(wrapJson, seal, rumorJson, String(me));
-  if (out === undefined) throw lastError(false);
+  if (out === undefined) throw lastError('discard');
   return JSON.parse(out);
 }

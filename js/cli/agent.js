@@ -7,7 +7,7 @@ import { resolveSettings } from './settings.js';
 import { hasIdentity, loadSigner, npubOf, peerHex } from './keystore.js';
 import { sanitizeLine, sanitizeText } from './sanitize.js';
 
-const { serveAgent, prompt, discover, RelayPool, LocalSigner, AgentError } = nostr;
+const { serveAgent, prompt, discover, RelayPool, LocalSigner, AgentError, DEFAULT_IDLE_TIMEOUT } = nostr;
 
 export const AGENT_HELP = `usage: nostr-agents agent <serve|ask|info> [options]
 
@@ -15,8 +15,10 @@ export const AGENT_HELP = `usage: nostr-agents agent <serve|ask|info> [options]
         publishes ai.info and answers prompts until Ctrl-C. FILE default-exports an async
         generator handler(ctx) yielding text, {type:'status'}, {type:'tool_call'}, {type:'usage'};
         it may export \`info\` (ai.info fields, e.g. tool_names, supported_models)
-  ask NPUB "message" [--model M] [--session S] [--thinking low|medium|high|max] [--timeout S]
-        streams the answer; Ctrl-C sends ai.cancel (exit code 130)
+  ask NPUB "message" [--model M] [--session S] [--thinking low|medium|high|max] [--timeout S] [--idle-timeout S]
+        streams the answer; Ctrl-C sends ai.cancel (exit code 130). --timeout: the whole answer
+        (default 300 s); --idle-timeout: silence from the agent (default 120 s; 0 waits forever);
+        either ends with exit code 5
   info NPUB   prints the agent's ai.info
 
 common options: --profile NAME, --relay URL, --json (ask: one JSON object per update)
@@ -125,7 +127,7 @@ export async function serveCommand(argv) {
 export async function ask(argv) {
   const { values, positionals } = parse(
     argv,
-    { model: { type: 'string' }, session: { type: 'string' }, thinking: { type: 'string' }, timeout: { type: 'string' } },
+    { model: { type: 'string' }, session: { type: 'string' }, thinking: { type: 'string' }, timeout: { type: 'string' }, 'idle-timeout': { type: 'string' } },
     { min: 2, max: 2, usage: AGENT_HELP },
   );
   if (values.help) return process.stdout.write(AGENT_HELP), EXIT.OK;
@@ -135,6 +137,8 @@ export async function ask(argv) {
   if (values.thinking !== undefined && !['low', 'medium', 'high', 'max'].includes(values.thinking))
     throw new CliError(EXIT.USAGE, '--thinking must be low, medium, high or max');
   const timeout = numberOption(values, 'timeout', 300);
+  // An agent that never answers: the run ends RUN_INCOMPLETE (exit 5) after this many seconds of silence.
+  const idleTimeout = numberOption(values, 'idle-timeout', DEFAULT_IDLE_TIMEOUT / 1000);
   const settings = resolveSettings(values);
   let signer;
   if (hasIdentity(settings)) signer = loadSigner(settings).signer;
@@ -153,6 +157,7 @@ export async function ask(argv) {
     model: values.model,
     session: values.session,
     thinking: values.thinking,
+    idleTimeout: idleTimeout * 1000,
   });
 
   let interrupted = 0;
@@ -211,10 +216,20 @@ export async function ask(argv) {
   } catch (e) {
     if (midLine) process.stdout.write('\n');
     const code = typeof e?.code === 'string' ? e.code : 'ERROR';
-    const exitCode = interrupted ? EXIT.INTERRUPTED : timedOut ? EXIT.TIMEOUT : e instanceof AgentError ? EXIT.PEER : code.startsWith('RELAY_') || code === 'POOL_CLOSED' ? EXIT.RELAY : EXIT.FAILURE;
+    const idle = code === 'RUN_INCOMPLETE';
+    const exitCode = interrupted ? EXIT.INTERRUPTED : timedOut || idle ? EXIT.TIMEOUT : e instanceof AgentError ? EXIT.PEER : code.startsWith('RELAY_') || code === 'POOL_CLOSED' ? EXIT.RELAY : EXIT.FAILURE;
     const confirmed = e instanceof AgentError && !!e.eventId;
-    if (asJson) json({ type: 'terminal', ok: false, error: { code, message: e.message, confirmed }, agent: agentKey, promptId: run.id, exitCode });
-    const what = interrupted ? `cancelled${confirmed ? ' (the agent confirmed)' : ''}` : timedOut ? `no answer within ${timeout} s` : describe(e);
+    // The agent's retry_after (RATE_LIMIT and other transient failures): when to try again.
+    const retryAfter = e instanceof AgentError && Number.isInteger(e.retryAfter) ? e.retryAfter : undefined;
+    if (asJson) json({ type: 'terminal', ok: false, error: { code, message: e.message, confirmed, ...(retryAfter !== undefined && { retryAfter }) }, agent: agentKey, promptId: run.id, exitCode });
+    const retry = retryAfter !== undefined ? ` (retry after ${retryAfter} s)` : '';
+    const what = interrupted
+      ? `cancelled${confirmed ? ' (the agent confirmed)' : ''}`
+      : timedOut
+        ? `no answer within ${timeout} s`
+        : idle
+          ? `the agent sent nothing for ${idleTimeout} s (RUN_INCOMPLETE; --idle-timeout S waits longer, 0 forever)`
+          : describe(e) + retry;
     throw new CliError(exitCode, what, { printed: true });
   } finally {
     clearTimeout(timer);

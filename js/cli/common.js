@@ -1,6 +1,7 @@
 // What every command shares: exit codes, the error that carries one, option parsing, printing.
 import { parseArgs } from 'node:util';
 import { safeJson, sanitizeLine } from './sanitize.js';
+import { redact } from './secrets.js';
 
 /** Exit codes (README "Command line"). */
 export const EXIT = Object.freeze({
@@ -10,9 +11,11 @@ export const EXIT = Object.freeze({
   SETUP: 3, // identity, profile, config or file permissions
   RELAY: 4, // no relay reachable, or none accepted what we published
   TIMEOUT: 5, // no answer in time
-  PEER: 6, // the peer refused or failed (task failed, ai.error, NIP-05 mismatch)
-  NOT_FOUND: 7, // nothing published (no Agent Card, no ai.info)
+  PEER: 6, // the peer or the directory refused or failed (task failed, ai.error, NIP-05 mismatch, an HTTP refusal)
+  NOT_FOUND: 7, // nothing published or found (no Agent Card, no ai.info, no such listing)
   CHECK: 8, // doctor: a check failed
+  AUTH: 9, // the directory refused the credential (invalid, expired, wrong organization), or a login was denied
+  ACTION: 10, // a person has to act in a browser first (approve a login, confirm a public listing, accept the Terms)
   INTERRUPTED: 130, // Ctrl-C
 });
 
@@ -58,12 +61,12 @@ export function numberOption(values, name, fallback, { min = 0, integer = false 
 }
 
 export const out = (line = '') => process.stdout.write(line + '\n');
-export const err = (line = '') => process.stderr.write(line + '\n');
+export const err = (line = '') => process.stderr.write(redact(line) + '\n');
 export const json = (value) => process.stdout.write(safeJson(value) + '\n');
 
 /** A log line on stderr (text from peers must already be sanitized by the caller). */
 export function log(line) {
-  process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
+  process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${redact(line)}\n`);
 }
 
 /** A short, safe description of an error for a log line. */
@@ -71,7 +74,7 @@ export function describe(e) {
   if (!e) return 'unknown error';
   const code = e.code && typeof e.code === 'string' ? `${e.code}: ` : '';
   const msg = typeof e.message === 'string' ? e.message.replace(/^[A-Z][A-Z0-9_]+: /, '') : String(e);
-  return sanitizeLine(code + msg);
+  return sanitizeLine(redact(code + msg));
 }
 
 /** Resolves on the first SIGINT or SIGTERM (then the default handling is restored). */

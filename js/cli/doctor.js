@@ -15,7 +15,9 @@ const { relayInfoUrl } = nostr;
 export const DOCTOR_HELP = `usage: nostr-agents doctor [--timeout S]
 
 Checks the profile's files (folders 0700, files 0600), its identity, a REQ/EOSE round trip to each
-relay (default timeout 5 s) and the clock skew against each relay. Exit code 8 when a check fails.
+relay (default timeout 5 s) and the clock skew against each relay; when the profile has a directory
+key (login, config set apiKey, AGX_API_KEY): the key file, the key at the directory (whoami) and the
+listing register made. Exit code 8 when a check fails.
 common options: --profile NAME, --relay URL, --json
 `;
 
@@ -118,6 +120,37 @@ async function skewFromNip11(url, timeoutMs) {
   }
 }
 
+/** The directory, only when the profile uses one: its key file, the key (whoami), the listing. */
+async function directoryChecks(settings, checks) {
+  const hasFile = modeCheck('directory key file', settings.files.credentials, 0o600, checks);
+  if (!hasFile && !process.env.AGX_API_KEY) return;
+  const { createClient } = await import('./directory-api.js');
+  const { readDirectoryState, resolveTarget } = await import('./directory-config.js');
+  let target;
+  let client;
+  try {
+    target = resolveTarget(settings);
+    client = createClient(target);
+    const p = await client.call('account.principal.get', {});
+    const who = sanitizeLine(`${p?.user?.emailMasked ?? p?.user?.id ?? '?'} in ${p?.organization?.slug ?? target.orgSlug}`);
+    const expires = typeof p?.apiKey?.expiresAt === 'string' ? `, key expires ${sanitizeLine(p.apiKey.expiresAt.slice(0, 10))}` : '';
+    checks.push({ name: `directory ${target.baseUrl}`, status: 'ok', detail: `the key (from ${target.source}) acts as ${who}${expires}` });
+  } catch (e) {
+    checks.push({ name: `directory ${target?.baseUrl ?? ''}`.trim(), status: 'fail', detail: `${e.message}${typeof e.remediation === 'string' ? ` (${e.remediation.split('\n').join(' ')})` : ''}` });
+    return;
+  }
+  const listingId = readDirectoryState(settings).listingId;
+  if (!listingId) return;
+  try {
+    const got = await client.call('agentIndex.getListing', { orgSlug: target.orgSlug, listingId });
+    const l = got?.listing ?? got;
+    const status = l?.status === 'listed' && l?.visibility === 'public' ? 'ok' : 'warn';
+    checks.push({ name: `listing ${listingId}`, status, detail: sanitizeLine(`${l?.status}, ${l?.visibility}${status === 'warn' ? ' (search finds public, listed entries only: agx listing publish)' : ''}`) });
+  } catch (e) {
+    checks.push({ name: `listing ${listingId}`, status: 'fail', detail: e.message });
+  }
+}
+
 export async function run(argv) {
   const { values } = parse(argv, { timeout: { type: 'string' } }, { max: 0, usage: DOCTOR_HELP });
   if (values.help) return process.stdout.write(DOCTOR_HELP), EXIT.OK;
@@ -147,6 +180,7 @@ export async function run(argv) {
         checks.push({ name: 'identity', status: 'fail', detail: e.message });
       }
     }
+    await directoryChecks(settings, checks);
     await Promise.all(
       settings.relays.map(async (url) => {
         const [rt, skew] = await Promise.all([roundTrip(url, timeoutMs), skewFromNip11(url, timeoutMs)]);

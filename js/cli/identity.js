@@ -1,9 +1,8 @@
-// `identity new|show|import|export|allow|deny` and `config show|set|path`: the profile's keypair,
-// who may invoke its capabilities, and its settings.
+// `identity new|show|import|export|allow|deny|sign`: the profile's keypair and who may invoke its
+// capabilities (`sign`, the directory's key challenge, is identity-sign.js).
 import { readFileSync } from 'node:fs';
 import { CliError, EXIT, json, out, parse } from './common.js';
-import { resolveSettings, setConfig } from './settings.js';
-import { checkCardSetting } from './agx-adapter.js';
+import { resolveSettings } from './settings.js';
 import {
   exportNsec,
   loadPublicKey,
@@ -24,17 +23,9 @@ export const IDENTITY_HELP = `usage: nostr-agents identity <new|show|import|expo
   identity export                    print the nsec (the only command that does)
   identity allow [NPUB] [--capability C]  allow NPUB to invoke C (default "*"); no NPUB: list
   identity deny NPUB [--capability C]     remove NPUB (every capability unless --capability)
+  identity sign NONCE [--bunker FILE|-]   sign a directory key challenge (agx identity sign --help)
 
 common options: --profile NAME, --json, -h/--help
-`;
-
-export const CONFIG_HELP = `usage: nostr-agents config <show|set|path> [options]
-
-  config show              the profile's settings and where each came from
-  config set KEY VALUE     KEY: relays (comma-separated), org, nip05, maxAutoDepth
-  config path              the profile's folder
-
-common options: --profile NAME, --relay URL, --json
 `;
 
 function readStdin() {
@@ -51,6 +42,7 @@ export async function run(argv) {
     (sub === undefined ? process.stderr : process.stdout).write(IDENTITY_HELP);
     return sub === undefined ? EXIT.USAGE : EXIT.OK;
   }
+  if (sub === 'sign') return (await import('./identity-sign.js')).sign(rest);
   const opts = { force: { type: 'boolean' }, capability: { type: 'string' } };
   const max = { new: 0, show: 0, import: 1, export: 0, allow: 1, deny: 1 }[sub];
   if (max === undefined) throw new CliError(EXIT.USAGE, `unknown identity command "${sub}"\n${IDENTITY_HELP}`);
@@ -125,33 +117,4 @@ export async function run(argv) {
     }
   }
   return EXIT.USAGE;
-}
-
-export async function runConfig(argv) {
-  const [sub, ...rest] = argv;
-  if (sub === undefined || sub === '--help' || sub === '-h') {
-    (sub === undefined ? process.stderr : process.stdout).write(CONFIG_HELP);
-    return sub === undefined ? EXIT.USAGE : EXIT.OK;
-  }
-  const max = { show: 0, set: 2, path: 0 }[sub];
-  if (max === undefined) throw new CliError(EXIT.USAGE, `unknown config command "${sub}"\n${CONFIG_HELP}`);
-  const { values, positionals } = parse(rest, {}, { min: max, max, usage: CONFIG_HELP });
-  const settings = resolveSettings(values);
-  if (sub === 'path') {
-    if (values.json) json({ profile: settings.profile, path: settings.dir });
-    else out(settings.dir);
-  } else if (sub === 'set') {
-    checkCardSetting(positionals[0], positionals[1]);
-    const config = setConfig(settings, positionals[0], positionals[1]);
-    if (values.json) json({ profile: settings.profile, config });
-    else out(`set ${positionals[0]} in ${settings.files.config}`);
-  } else {
-    const shown = { profile: settings.profile, home: settings.home, relays: settings.relays, relaySource: settings.relaySource, config: settings.config };
-    if (values.json) json(shown);
-    else {
-      out(`profile  ${shown.profile}\nhome     ${shown.home}\nrelays   ${shown.relays.join(', ')} (from ${shown.relaySource})`);
-      for (const [k, v] of Object.entries(settings.config)) if (k !== 'relays') out(`${k.padEnd(8)} ${typeof v === 'string' ? v : JSON.stringify(v)}`);
-    }
-  }
-  return EXIT.OK;
 }

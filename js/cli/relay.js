@@ -8,7 +8,9 @@ export async function run(argv) {
   // Its option checks throw plain Errors ("invalid --port ..."): a bad command line, exit 2.
   const runRelay = (args) =>
     relayCli(args).catch((e) => {
-      if (e && !e.code && /^(invalid --port|--max-message-length)/.test(String(e.message))) throw new CliError(EXIT.USAGE, e.message);
+      if (e && !e.code && /^(invalid|--max-message-length)/.test(String(e.message))) throw new CliError(EXIT.USAGE, e.message);
+      // --db and no SQLite: a configuration problem, with the command that fixes it.
+      if (e?.code === 'RELAY_STORE_UNAVAILABLE') throw new CliError(EXIT.SETUP, e.message);
       throw e;
     });
   if (!argv.includes('--json')) return runRelay(argv);

@@ -1,5 +1,7 @@
 // Settings, in order: flags, then the environment (AGX_RELAY comma-separated, AGX_PROFILE,
-// AGX_HOME), then the profile's config file (<home>/<profile>/config.json), then defaults.
+// AGX_HOME; the directory's AGX_API_URL, AGX_API_KEY, AGX_ORG in directory-config.js), then the
+// profile's config file (<home>/<profile>/config.json), then defaults. The profile itself: --profile,
+// AGX_PROFILE, the one `config use` stored (<home>/current-profile), then "default".
 // Files under the home are private: folders 0700, files 0600; a key file that others can read is
 // refused (as ssh does), `doctor` says how to fix it.
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
@@ -9,8 +11,24 @@ import { CliError, EXIT } from './common.js';
 
 export const DEFAULT_RELAY = 'ws://127.0.0.1:7447';
 export const DEFAULT_PROFILE = 'default';
-export const CONFIG_KEYS = ['relays', 'org', 'nip05', 'maxAutoDepth'];
-const PROFILE_NAME = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$/;
+export const CONFIG_KEYS = ['relays', 'org', 'nip05', 'maxAutoDepth', 'apiBaseUrl', 'orgSlug'];
+export const PROFILE_NAME = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$/;
+
+/** The file `config use` writes: the profile name used when neither --profile nor AGX_PROFILE is given. */
+export const currentProfileFile = (home) => join(home, 'current-profile');
+
+function storedProfile(home) {
+  try {
+    const name = readFileSync(currentProfileFile(home), 'utf8').trim();
+    return PROFILE_NAME.test(name) ? name : null;
+  } catch {
+    return null;
+  }
+}
+
+export function homeOf(env = process.env) {
+  return env.AGX_HOME || join(homedir(), '.nostr-agents');
+}
 
 /** Splits comma-separated relay lists and checks each URL. */
 export function relayList(items, where) {
@@ -49,15 +67,21 @@ function readConfig(file) {
  * `values` are the parsed flags (profile, relay).
  */
 export function resolveSettings(values = {}, env = process.env) {
-  const profile = values.profile ?? (env.AGX_PROFILE || DEFAULT_PROFILE);
+  const home = homeOf(env);
+  const profile = values.profile ?? (env.AGX_PROFILE || storedProfile(home) || DEFAULT_PROFILE);
   if (!PROFILE_NAME.test(profile)) throw new CliError(EXIT.USAGE, `invalid profile name "${profile}" (letters, digits, . _ -)`);
-  const home = env.AGX_HOME || join(homedir(), '.nostr-agents');
   const dir = join(home, profile);
   const files = {
     key: join(dir, 'key'),
     allow: join(dir, 'allow.json'),
     config: join(dir, 'config.json'),
     seen: join(dir, 'seen'),
+    // The directory: its API key (never in config.json), a login waiting for approval (holds the
+    // device code) and its poll lock, and the listing `register` created.
+    credentials: join(dir, 'credentials.json'),
+    pendingLogin: join(dir, 'pending-login.json'),
+    loginLock: join(dir, 'pending-login.lock'),
+    directoryState: join(dir, 'directory.json'),
   };
   const config = readConfig(files.config);
   let relays;

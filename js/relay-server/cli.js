@@ -9,8 +9,11 @@ Runs a NIP-01 relay for local development and prints its ws:// URL.
 options:
   --port P        port to listen on (default 7447; 0 picks a free one)
   --host H        address to bind (default 127.0.0.1)
-  --db FILE       SQLite database file (default ./nostr-agents-relay.sqlite)
-  --memory        keep events in memory only
+  --db FILE       SQLite database file (default ./nostr-agents-relay.sqlite). SQLite comes from
+                  better-sqlite3 when installed, else Node's node:sqlite (Node >= 22.13). With
+                  --db and neither available, the relay refuses to start (exit 3) and names the
+                  fix; without --db it keeps events in memory and says that nothing persists.
+  --memory        keep events in memory only (nothing persists)
   --agx-policy    gift wraps (kind 1059) need an expiration <= 31 days ahead and >= 12 bits of PoW
   --store-kinds K,K,...  also store these ephemeral kinds (e.g. 25802,25803,25805 for NIP-XX recovery)
   --auth          require NIP-42 authentication before EVENT, REQ and COUNT
@@ -40,15 +43,32 @@ export async function run(argv) {
   }
   const port = values.port === undefined ? 7447 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid --port ${values.port}`);
+  if (values.memory && values.db !== undefined) throw new Error('invalid: give --db or --memory, not both');
+  const log = (m) => process.stderr.write(m + '\n');
   const opts = {
     port,
     host: values.host ?? '127.0.0.1',
     memory: !!values.memory,
-    db: values.memory ? undefined : (values.db ?? 'nostr-agents-relay.sqlite'),
     agxPolicy: !!values['agx-policy'],
     auth: !!values.auth,
-    log: (m) => process.stderr.write(m + '\n'),
+    log,
   };
+  // The store: a database asked for with --db is opened or refused (RELAY_STORE_UNAVAILABLE: the
+  // caller exits with the configuration code); the default file falls back to memory, loudly.
+  const { openStore } = await import('./store.js');
+  let store;
+  if (values.memory) store = openStore({ memory: true });
+  else if (values.db !== undefined) store = openStore({ db: values.db, log });
+  else {
+    try {
+      store = openStore({ db: 'nostr-agents-relay.sqlite', log });
+    } catch (err) {
+      if (err?.code !== 'RELAY_STORE_UNAVAILABLE') throw err;
+      log(`warning: ${err.message}`);
+      store = openStore({ memory: true });
+    }
+  }
+  opts.store = store;
   if (values['store-kinds'] !== undefined) {
     const kinds = values['store-kinds'].split(',').map((k) => Number(k.trim()));
     if (kinds.some((k) => !Number.isInteger(k) || k < 0 || k > 65535)) throw new Error('--store-kinds takes comma-separated kind numbers');
@@ -59,8 +79,17 @@ export async function run(argv) {
     if (!Number.isInteger(n) || n < 1024) throw new Error('--max-message-length must be an integer >= 1024');
     opts.maxMessageLength = n;
   }
-  const relay = await startRelay(opts);
-  const where = relay.storage === 'sqlite' ? `SQLite ${opts.db}` : 'memory (not persisted)';
+  let relay;
+  try {
+    relay = await startRelay(opts);
+  } catch (err) {
+    store.close();
+    throw err;
+  }
+  const where =
+    relay.storage === 'sqlite'
+      ? `SQLite ${store.file} (${store.driver}): events persist across restarts`
+      : 'memory only: NOTHING PERSISTS, every event is lost when the relay stops (persist with --db FILE)';
   process.stdout.write(`nostr-agents relay listening on ${relay.url}\n`);
   process.stderr.write(
     `storage: ${where}` +
@@ -74,5 +103,6 @@ export async function run(argv) {
     process.once('SIGTERM', stop);
   });
   await relay.close();
+  store.close();
   return 0;
 }

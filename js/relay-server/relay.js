@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { WebSocketServer, WebSocket } from 'ws';
 import { init } from '../index.node.js';
-import { assertEvent, matchFilter } from '../event.js';
+import { assertEvent } from '../event.js';
 import { core } from '../core.js';
 import {
   isEphemeral,
@@ -23,17 +23,21 @@ export const DEFAULTS = Object.freeze({
   port: 0,
   host: '127.0.0.1',
   maxMessageLength: 256 * 1024,
+  maxConnections: 1024,
   maxSubscriptions: 50,
   maxFilters: 10,
+  // JSON bytes of the filters one connection's open subscriptions hold, and all connections'.
+  maxFilterBytes: 16 * 1024 * 1024,
+  maxTotalFilterBytes: 64 * 1024 * 1024,
   maxLimit: 5000,
+  // Stored events a COUNT looks at (across its filters); beyond it the count is approximate (NIP-45).
+  maxCountScan: 10000,
   maxSubidLength: 64,
   rateLimit: Object.freeze({ rate: 1000, burst: 5000 }),
   authWindowSeconds: 600,
   purgeIntervalMs: 60_000,
 });
 
-// A well-formed event used to check that a filter parses (the core rejects bad filters).
-const PROBE = { id: '0'.repeat(64), pubkey: '0'.repeat(64), sig: '0'.repeat(128), kind: 1, created_at: 0, tags: [], content: '' };
 
 /** Token bucket: `rate` tokens per second up to `burst`. */
 class Bucket {
@@ -91,6 +95,12 @@ export async function startRelay(options = {}) {
   const store = o.store ?? openStore({ db: o.db, memory: o.memory, log });
 
   const connections = new Set();
+  // Every open subscription's filters, parsed once into the core's index (bindings/relay_server):
+  // a published event is matched against the filters that can match it, not against all of them.
+  let index = new (core().RelayFilterIndex)(); // null once the relay closed
+  const subsByKey = new Map(); // index key -> { conn, subId }
+  let nextKey = 1;
+  let filterBytes = 0; // held by all connections
   let url = '';
   let port = 0;
 
@@ -109,6 +119,9 @@ export async function startRelay(options = {}) {
         max_message_length: o.maxMessageLength,
         max_subscriptions: o.maxSubscriptions,
         max_filters: o.maxFilters,
+        max_filter_bytes: o.maxFilterBytes,
+        max_connections: o.maxConnections,
+        max_count_scan: o.maxCountScan,
         max_limit: o.maxLimit,
         default_limit: o.maxLimit,
         max_subid_length: o.maxSubidLength,
@@ -159,19 +172,26 @@ export async function startRelay(options = {}) {
   const notice = (conn, text) => send(conn, ['NOTICE', text]);
 
   wss.on('connection', (ws, req) => {
+    ws.on('error', (err) => log(`connection error: ${err.message}`));
+    if (connections.size >= o.maxConnections) {
+      log(`connection refused: ${connections.size} open (max ${o.maxConnections})`);
+      ws.send(JSON.stringify(['NOTICE', `blocked: too many connections (max ${o.maxConnections})`]));
+      ws.close(1013, 'too many connections');
+      return;
+    }
     const conn = {
       ws,
       challenge: randomBytes(16).toString('hex'),
       authed: new Set(),
-      subs: new Map(),
+      subs: new Map(), // sub id -> { key, bytes }
+      filterBytes: 0,
       bucket: rateLimit ? new Bucket(rateLimit) : null,
       hostHeader: String(req.headers.host || ''),
     };
     connections.add(conn);
-    ws.on('error', (err) => log(`connection error: ${err.message}`));
     ws.on('close', () => {
       connections.delete(conn);
-      conn.subs.clear();
+      for (const subId of [...conn.subs.keys()]) closeSub(conn, subId);
     });
     ws.on('message', (data, isBinary) => {
       try {
@@ -212,7 +232,7 @@ export async function startRelay(options = {}) {
         return onReq(conn, msg, true);
       case 'CLOSE':
         if (typeof msg[1] !== 'string') return notice(conn, 'invalid: CLOSE needs a subscription id');
-        conn.subs.delete(msg[1]);
+        closeSub(conn, msg[1]);
         return;
       case 'AUTH':
         return onAuth(conn, msg);
@@ -297,16 +317,24 @@ export async function startRelay(options = {}) {
     }
   }
 
-  /** Sends a stored or ephemeral event to every live subscription it matches. */
+  /** Sends a stored or ephemeral event to every live subscription it matches (one parse, indexed filters). */
   function broadcast(json) {
-    const c = core();
-    for (const conn of connections) {
-      for (const [subId, sub] of conn.subs) {
-        if (sub.filterJsons.some((fj) => c.matchFilterJson(fj, json) === 1)) {
-          send(conn, `["EVENT",${JSON.stringify(subId)},${json}]`);
-        }
-      }
+    const keys = index.match(json);
+    if (keys === undefined) return log(`broadcast: ${core().lastError().message}`);
+    for (const key of keys) {
+      const sub = subsByKey.get(key);
+      if (sub) send(sub.conn, `["EVENT",${JSON.stringify(sub.subId)},${json}]`);
     }
+  }
+
+  function closeSub(conn, subId) {
+    const sub = conn.subs.get(subId);
+    if (!sub) return;
+    conn.subs.delete(subId);
+    index?.remove(sub.key);
+    subsByKey.delete(sub.key);
+    conn.filterBytes -= sub.bytes;
+    filterBytes -= sub.bytes;
   }
 
   function onReq(conn, msg, isCount) {
@@ -322,39 +350,64 @@ export async function startRelay(options = {}) {
     const filters = msg.slice(2);
     if (filters.length === 0) return closed(`invalid: ${type} needs at least one filter`);
     if (filters.length > o.maxFilters) return closed(`invalid: too many filters (max ${o.maxFilters})`);
-    for (const f of filters) {
-      try {
-        if (!isPlainObject(f)) throw new Error('a filter must be a JSON object');
-        matchFilter(f, PROBE);
-      } catch (err) {
-        return closed(invalidReason(err));
-      }
-    }
-    if (!isCount && !conn.subs.has(subId) && conn.subs.size >= o.maxSubscriptions)
+    if (!filters.every(isPlainObject)) return closed('invalid: a filter must be a JSON object');
+    const replaced = conn.subs.get(subId);
+    if (!isCount && !replaced && conn.subs.size >= o.maxSubscriptions)
       return closed(`blocked: too many open subscriptions (max ${o.maxSubscriptions})`);
+    const filtersJson = JSON.stringify(filters);
+    const bytes = filtersJson.length;
+    const freed = isCount ? 0 : (replaced?.bytes ?? 0);
+    if (conn.filterBytes - freed + bytes > o.maxFilterBytes)
+      return closed(`blocked: this connection's subscriptions would hold more than ${o.maxFilterBytes} bytes of filters`);
+    if (filterBytes - freed + bytes > o.maxTotalFilterBytes) {
+      log(`REQ refused: the relay holds ${filterBytes} bytes of filters (max ${o.maxTotalFilterBytes})`);
+      return closed('blocked: the relay holds too many filters right now; try again later');
+    }
 
-    const filterJsons = filters.map((f) => JSON.stringify(f));
+    // One parse of the filters, by the core, for the stored query and every later event.
+    const key = nextKey++;
+    if (index.add(key, filtersJson) !== 0) return closed(invalidReason(core().lastError()));
     const t = nowSeconds();
-    const c = core();
     const seen = new Set();
     const rows = [];
-    filters.forEach((f, i) => {
-      const fj = filterJsons[i];
-      let limit = isCount ? Infinity : o.maxLimit;
-      if (!isCount && Number.isInteger(f.limit)) limit = Math.max(0, Math.min(f.limit, o.maxLimit));
-      const found = store.query(f, { limit, now: t, match: (r) => c.matchFilterJson(fj, r.json) === 1 });
-      for (const r of found) {
-        if (seen.has(r.id)) continue;
-        seen.add(r.id);
-        rows.push(r);
-      }
-    });
-    if (isCount) return send(conn, ['COUNT', subId, { count: rows.length }]);
+    let budget = o.maxCountScan; // COUNT: rows looked at, across the filters
+    let approximate = false;
+    try {
+      filters.forEach((f, i) => {
+        let limit = o.maxLimit;
+        if (isCount) {
+          if (budget <= 0) return void (approximate = true);
+          limit = budget + 1;
+        } else if (Number.isInteger(f.limit)) limit = Math.max(0, Math.min(f.limit, o.maxLimit));
+        const found = store.query(f, { limit, now: t, match: (r) => index.matches(key, i, r.json) === 1 });
+        if (isCount && found.length > budget) {
+          approximate = true;
+          found.length = budget;
+        }
+        budget -= found.length;
+        for (const r of found) {
+          if (seen.has(r.id)) continue;
+          seen.add(r.id);
+          rows.push(r);
+        }
+      });
+    } catch (err) {
+      index.remove(key);
+      throw err;
+    }
+    if (isCount) {
+      index.remove(key);
+      return send(conn, ['COUNT', subId, approximate ? { count: rows.length, approximate: true } : { count: rows.length }]);
+    }
     if (filters.length > 1) rows.sort((a, b) => b.created_at - a.created_at || (a.id < b.id ? -1 : 1));
     const prefix = `["EVENT",${JSON.stringify(subId)},`;
     for (const r of rows) send(conn, prefix + r.json + ']');
     send(conn, ['EOSE', subId]);
-    conn.subs.set(subId, { filterJsons });
+    closeSub(conn, subId); // a REQ with an open id replaces it
+    conn.subs.set(subId, { key, bytes });
+    conn.filterBytes += bytes;
+    filterBytes += bytes;
+    subsByKey.set(key, { conn, subId });
   }
 
   function relayTagMatches(value) {
@@ -440,6 +493,9 @@ export async function startRelay(options = {}) {
       server.closeAllConnections();
     }).then(() => {
       if (ownStore) store.close();
+      index.delete();
+      index = null;
+      subsByKey.clear();
     });
     return closing;
   }

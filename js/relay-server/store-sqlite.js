@@ -1,25 +1,83 @@
-// SQLite event store through better-sqlite3 (synchronous, one connection per relay).
+// SQLite event store (synchronous, one connection per relay), through better-sqlite3 when it is
+// installed, else Node's built-in node:sqlite (Node >= 22.13 without a flag).
 // Contract shared with MemoryStore: put(record) -> 'stored' | 'duplicate' | 'superseded' |
 // 'deleted'; applyDeletion(event); query(filter, {limit, now, match}); purgeExpired(now); close().
 import { createRequire } from 'node:module';
+import { NostrError } from '../errors.js';
 import { deletionTargets, isTagKey } from './nips.js';
 
 const require = createRequire(import.meta.url);
 
-let Database;
+/** The command that makes SQLite available where it is not. */
+export const SQLITE_FIX = 'npm install better-sqlite3@12';
+
+// node:sqlite's DatabaseSync with the few better-sqlite3 methods the store uses.
+class NodeSqliteDatabase {
+  #db;
+  #open = true;
+  constructor(DatabaseSync, file) {
+    this.#db = new DatabaseSync(file);
+  }
+  get open() {
+    return this.#open;
+  }
+  prepare(sql) {
+    return this.#db.prepare(sql);
+  }
+  exec(sql) {
+    this.#db.exec(sql);
+  }
+  pragma(text) {
+    this.#db.exec(`PRAGMA ${text}`);
+  }
+  transaction(fn) {
+    return (...args) => {
+      this.#db.exec('BEGIN');
+      try {
+        const out = fn(...args);
+        this.#db.exec('COMMIT');
+        return out;
+      } catch (err) {
+        this.#db.exec('ROLLBACK');
+        throw err;
+      }
+    };
+  }
+  close() {
+    if (!this.#open) return;
+    this.#open = false;
+    this.#db.close();
+  }
+}
+
+let driver;
 let loadError;
 
-/** better-sqlite3's Database class, or throws the reason it could not be loaded. */
+/**
+ * The SQLite driver: { name: 'better-sqlite3' | 'node:sqlite', open(file) }. Throws a NostrError
+ * RELAY_STORE_UNAVAILABLE, with both reasons and the command that fixes it, when neither loads.
+ */
 export function loadSqlite() {
-  if (Database) return Database;
+  if (driver) return driver;
   if (loadError) throw loadError;
+  const reasons = [];
   try {
-    Database = require('better-sqlite3');
-    return Database;
+    const Database = require('better-sqlite3');
+    driver = { name: 'better-sqlite3', open: (file) => new Database(file) };
+    return driver;
   } catch (err) {
-    loadError = err;
-    throw err;
+    reasons.push(`better-sqlite3 could not be loaded (${String(err?.message).split('\n')[0]})`);
   }
+  try {
+    const { DatabaseSync } = require('node:sqlite');
+    if (typeof DatabaseSync?.prototype?.prepare !== 'function') throw new Error('no DatabaseSync');
+    driver = { name: 'node:sqlite', open: (file) => new NodeSqliteDatabase(DatabaseSync, file) };
+    return driver;
+  } catch (err) {
+    reasons.push(`this Node (${process.version}) has no usable node:sqlite, built in from Node 22.13 (${String(err?.message).split('\n')[0]})`);
+  }
+  loadError = new NostrError('RELAY_STORE_UNAVAILABLE', `SQLite is unavailable: ${reasons.join('; ')}. Fix: \`${SQLITE_FIX}\` (or run on Node >= 22.13)`);
+  throw loadError;
 }
 
 const SCHEMA = `
@@ -59,10 +117,12 @@ CREATE TABLE IF NOT EXISTS address_tombstones (
 export class SqliteStore {
   /** `file`: a path, or ':memory:' for a private in-memory database. */
   constructor(file = ':memory:') {
-    const Db = loadSqlite();
+    const sqlite = loadSqlite();
     this.kind = 'sqlite';
+    /** 'better-sqlite3' or 'node:sqlite'. */
+    this.driver = sqlite.name;
     this.file = file;
-    this.db = new Db(file);
+    this.db = sqlite.open(file);
     if (file !== ':memory:') this.db.pragma('journal_mode = WAL');
     this.db.pragma('foreign_keys = ON');
     this.db.pragma('synchronous = NORMAL');

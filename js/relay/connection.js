@@ -17,7 +17,7 @@ const OPEN_STATES = new Set(['open', 'authenticating', 'auth-required']);
 export const LOST = Symbol('lost');
 
 const PROBE_PREFIX = 'ping:';
-const ZERO_ID = '0'.repeat(64);
+const ZERO_ID = /* @__PURE__ */ '0'.repeat(64);
 const noop = () => {};
 
 function utf8Length(s) {

@@ -51,7 +51,7 @@ export function isTransientReason(name) {
 
 const registry =
   typeof FinalizationRegistry === 'function'
-    ? new FinalizationRegistry((handle) => {
+    ? /* @__PURE__ */ new FinalizationRegistry((handle) => {
         try {
           core().relaySubsDelete(handle);
         } catch {

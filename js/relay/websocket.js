@@ -2,12 +2,12 @@
 // by a specifier bundlers do not follow, so browser bundles never pull it), else the global one.
 import { NostrError } from '../errors.js';
 
-const isNode = typeof process !== 'undefined' && process.versions != null && process.versions.node != null;
+const isNode = /* @__PURE__ */ (() => typeof process !== 'undefined' && process.versions != null && process.versions.node != null)();
 
 let nodeWs = null;
 
 async function importWs() {
-  const specifier = 'ws';
+  const specifier = ['ws'].join(''); // not a literal: esbuild would bundle ws's browser stub
   const mod = await import(/* @vite-ignore */ /* webpackIgnore: true */ specifier);
   return mod.WebSocket ?? mod.default;
 }

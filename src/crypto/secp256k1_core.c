@@ -1,4 +1,4 @@
-/* libsecp256k1 0.2.0 (secp256k1.c) with our own generator multiplication.
+/* libsecp256k1 0.2.0 (secp256k1.c, with our patch: patches/) with our own generator multiplication.
  *
  * Every a*G the library does (BIP-340 signing's nonce point, keypair and public key creation,
  * ECDSA) goes through secp256k1_ecmult_gen. The library's version (ECMULT_GEN_PREC_BITS=4) adds
@@ -99,13 +99,61 @@ void nostr_gen_compute_table(void) {
   nostr_gen_ready = 1;
 }
 
+/* add = sign * T[i][(|D| - 1) / 2] for the digit D of the low W bits v of bits (D = 2v - (2^W - 1)):
+ * a scan of the whole row and a conditional negation, constant time in bits. The index is read through a
+ * volatile, as libsecp256k1's patched selects read their flag (patches/: its 0.3.1 remedy for
+ * clang >= 14): knowing idx < 2^(W-1), clang could otherwise reduce the mask arithmetic below to
+ * a comparison and choose a select or a branch for it. tests/js/ctime-wasm.test.js checks the
+ * compiled scan; the valgrind test (cmake/ctime.cmake) runs it natively. */
+static SECP256K1_INLINE void nostr_gen_lookup(secp256k1_ge *add, const secp256k1_ge_storage *row, uint32_t bits) {
+  volatile uint32_t vidx;
+  const uint32_t v = bits & ((1u << NOSTR_GEN_W) - 1);
+  uint32_t pos_sign, idx, acc[16];
+  const uint32_t *entry = (const uint32_t *)row;
+  secp256k1_fe negy;
+  int k;
+  pos_sign = v >> (NOSTR_GEN_W - 1);                      /* 1: D > 0 */
+  vidx = (v ^ (pos_sign - 1)) & (NOSTR_GEN_HALF - 1);      /* (|D| - 1) / 2 */
+  idx = vidx;
+#ifdef __wasm_simd128__
+  {
+    /* Four 128-bit lanes hold one 64-byte entry. Left to itself, clang vectorizes the scalar
+     * loop below across entries instead, gathering each word from four entries with lane loads
+     * (16 lane loads per entry): this scan was ~19% of a signature on wasm. */
+    v128_t a0 = wasm_i32x4_splat(0), a1 = a0, a2 = a0, a3 = a0;
+    for (k = 0; k < NOSTR_GEN_HALF; k++, entry += 16) {
+      const uint32_t x = (uint32_t)k ^ idx;
+      const v128_t mask = wasm_i32x4_splat((int32_t)(0u - ((x - 1u) >> 31))); /* all ones iff k == idx */
+      a0 = wasm_v128_or(a0, wasm_v128_and(wasm_v128_load(entry), mask));
+      a1 = wasm_v128_or(a1, wasm_v128_and(wasm_v128_load(entry + 4), mask));
+      a2 = wasm_v128_or(a2, wasm_v128_and(wasm_v128_load(entry + 8), mask));
+      a3 = wasm_v128_or(a3, wasm_v128_and(wasm_v128_load(entry + 12), mask));
+    }
+    wasm_v128_store(acc, a0);
+    wasm_v128_store(acc + 4, a1);
+    wasm_v128_store(acc + 8, a2);
+    wasm_v128_store(acc + 12, a3);
+  }
+#else
+  for (k = 0; k < 16; k++) acc[k] = 0;
+  for (k = 0; k < NOSTR_GEN_HALF; k++, entry += 16) {
+    const uint32_t x = (uint32_t)k ^ idx;
+    const uint32_t mask = 0u - ((x - 1u) >> 31); /* all ones iff k == idx (x < 2^31) */
+    int m;
+    for (m = 0; m < 16; m++) acc[m] |= entry[m] & mask;
+  }
+#endif
+  secp256k1_ge_from_storage(add, (const secp256k1_ge_storage *)acc);
+  secp256k1_fe_negate(&negy, &add->y, 1);
+  secp256k1_fe_cmov(&add->y, &negy, (int)(pos_sign ^ 1u));
+}
+
 /* r = B + (gn + blind) * G, constant time in gn and in the blinding. */
 static void secp256k1_ecmult_gen(const secp256k1_ecmult_gen_context *ctx, secp256k1_gej *r, const secp256k1_scalar *gn) {
   secp256k1_scalar d;
   unsigned char b32[32];
   uint32_t words[9];
   secp256k1_ge add;
-  secp256k1_fe negy;
   int i, k;
   if (!nostr_gen_ready) nostr_gen_compute_table(); /* once, on the first multiplication */
 
@@ -125,49 +173,11 @@ static void secp256k1_ecmult_gen(const secp256k1_ecmult_gen_context *ctx, secp25
     /* bits [W*i, W*i + W) of d; positions are public, so these branches are too */
     const int pos = NOSTR_GEN_W * i, wi = pos >> 5, sh = pos & 31;
     uint32_t v = words[wi] >> sh;
-    uint32_t pos_sign, idx, acc[16];
-    const uint32_t *entry;
     if (sh + NOSTR_GEN_W > 32) v |= words[wi + 1] << (32 - sh);
-    v &= (1u << NOSTR_GEN_W) - 1;
-    pos_sign = v >> (NOSTR_GEN_W - 1);              /* 1: D_i > 0 */
-    idx = (v ^ (pos_sign - 1)) & (NOSTR_GEN_HALF - 1); /* (|D_i| - 1) / 2 */
-
-    entry = (const uint32_t *)&nostr_gen_table[i][0];
-#ifdef __wasm_simd128__
-    {
-      /* Four 128-bit lanes hold one 64-byte entry. Left to itself, clang vectorizes the scalar
-       * loop below across entries instead, gathering each word from four entries with lane loads
-       * (16 lane loads per entry): this scan was ~19% of a signature on wasm. */
-      v128_t a0 = wasm_i32x4_splat(0), a1 = a0, a2 = a0, a3 = a0;
-      for (k = 0; k < NOSTR_GEN_HALF; k++, entry += 16) {
-        const uint32_t x = (uint32_t)k ^ idx;
-        const v128_t mask = wasm_i32x4_splat((int32_t)(0u - ((x - 1u) >> 31))); /* all ones iff k == idx */
-        a0 = wasm_v128_or(a0, wasm_v128_and(wasm_v128_load(entry), mask));
-        a1 = wasm_v128_or(a1, wasm_v128_and(wasm_v128_load(entry + 4), mask));
-        a2 = wasm_v128_or(a2, wasm_v128_and(wasm_v128_load(entry + 8), mask));
-        a3 = wasm_v128_or(a3, wasm_v128_and(wasm_v128_load(entry + 12), mask));
-      }
-      wasm_v128_store(acc, a0);
-      wasm_v128_store(acc + 4, a1);
-      wasm_v128_store(acc + 8, a2);
-      wasm_v128_store(acc + 12, a3);
-    }
-#else
-    for (k = 0; k < 16; k++) acc[k] = 0;
-    for (k = 0; k < NOSTR_GEN_HALF; k++, entry += 16) {
-      const uint32_t x = (uint32_t)k ^ idx;
-      const uint32_t mask = 0u - ((x - 1u) >> 31); /* all ones iff k == idx (x < 2^31) */
-      int m;
-      for (m = 0; m < 16; m++) acc[m] |= entry[m] & mask;
-    }
-#endif
-    secp256k1_ge_from_storage(&add, (const secp256k1_ge_storage *)acc);
-    secp256k1_fe_negate(&negy, &add.y, 1);
-    secp256k1_fe_cmov(&add.y, &negy, (int)(pos_sign ^ 1u));
+    nostr_gen_lookup(&add, nostr_gen_table[i], v);
     secp256k1_gej_add_ge(r, r, &add);
   }
   secp256k1_ge_clear(&add);
-  secp256k1_fe_clear(&negy);
   secp256k1_scalar_clear(&d);
   memset(b32, 0, sizeof b32);
   memset(words, 0, sizeof words);

@@ -99,6 +99,7 @@ namespace nostr {
   X(agx_nip05_invalid, "AGX_NIP05_INVALID")                                                  \
   X(agx_nip05_response_invalid, "AGX_NIP05_RESPONSE_INVALID")                                \
   X(agx_seen_snapshot_invalid, "AGX_SEEN_SNAPSHOT_INVALID")                                  \
+  X(agx_overloaded, "AGX_OVERLOADED")                                                        \
   /* NIP-04, NIP-05, NIP-21, NIP-98 (the nostr-tools modules of issue 22) */                 \
   X(nip04_invalid_payload, "NIP04_INVALID_PAYLOAD")                                          \
   X(nip05_invalid, "NIP05_INVALID")                                                          \

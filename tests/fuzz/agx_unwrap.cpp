@@ -31,7 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       auto u = unwrap(*wrap, recipient_sk(), kNow);
       if (!pub.ok()) FUZZ_CHECK(!u.ok());
       if (!u.ok()) {
-        (void)disposition_of(u.code());
+        (void)disposition_of(u.code(), pub.ok() ? unwrap_stage::opening : unwrap_stage::public_checks);
         return 0;
       }
       FUZZ_CHECK(u->wrap_id == wrap->id && u->rumor.pubkey == u->from);

@@ -39,7 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     case 0: {
       auto wrap = parse_event(in);
       if (!wrap.ok()) return 0;
-      // Our fixed key, and the recipient key of NIP-59's own example (shared vectors), so that
+      // Our fixed key, and the recipient key of NIP-59's own example (tests/vectors), so that
       // the spec's wrap (a seed) opens fully.
       static const bytes32 spec_recipient =
           hex::decode32("e108399bd8424357a710b606ae0c13166d853d327e47a6e5e038197346bdbf45").value();

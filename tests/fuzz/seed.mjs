@@ -1,5 +1,5 @@
 // Writes the seed corpora of the fuzz targets into <out>/<target>/ (an ignored build directory):
-// values taken from the third-party vectors (/work/shared/vectors, or NOSTR_VECTORS_DIR) and the
+// values taken from the third-party vectors (tests/vectors, or NOSTR_VECTORS_DIR) and the
 // JSON, frame and envelope string literals of our own native tests. Targets that read a mode byte
 // get each seed once per mode.
 //   node tests/fuzz/seed.mjs build/fuzz/corpus
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const out = process.argv[2] ?? join(root, 'build', 'fuzz', 'corpus');
-const vectorsDir = process.env.NOSTR_VECTORS_DIR ?? join(root, '..', 'shared', 'vectors');
+const vectorsDir = process.env.NOSTR_VECTORS_DIR ?? join(root, 'tests', 'vectors');
 
 // --- Collect.
 const events = [];   // event JSON texts

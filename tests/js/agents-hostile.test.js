@@ -156,7 +156,7 @@ describe('NIP-XX client against a hostile agent over a real relay', () => {
     }
   });
 
-  it('without a grace period the first terminal settles the run and later ones are ignored', async () => {
+  it('with terminalGrace: 0 the first terminal settles the run and later ones are ignored', async () => {
     const hostile = await hostileAgent(newPool(), {
       async quick(c) {
         return [
@@ -167,7 +167,7 @@ describe('NIP-XX client against a hostile agent over a real relay', () => {
     });
     const client = LocalSigner.generate();
     try {
-      const run = prompt({ pool: newPool(), signer: client, agent: hostile.pubkey, message: 'quick' });
+      const run = prompt({ pool: newPool(), signer: client, agent: hostile.pubkey, message: 'quick', terminalGrace: 0 });
       assert.equal((await run.result).text, 'first');
       await hostile.published();
       const types = [];

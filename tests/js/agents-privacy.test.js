@@ -152,9 +152,10 @@ describe('NIP-XX privacy profiles over a real relay', () => {
         assert.equal((await run.result).text, 'ok');
         perRun.push(decrypts - before);
       }
-      // Each run: its own 2 wraps (delta, response), 3 decryptions each (seal, rumor, content);
-      // the earlier runs' wraps, replayed by the relay, are not opened again.
-      assert.deepEqual(perRun, [6, 6, 6]);
+      // Each run: its own 2 wraps (delta, response), 2 decryptions each (the wrap, the seal: the
+      // rumor holds the payload itself); the earlier runs' wraps, replayed by the relay, are not
+      // opened again.
+      assert.deepEqual(perRun, [4, 4, 4]);
     });
   });
 

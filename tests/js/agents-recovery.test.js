@@ -1,14 +1,14 @@
 // NIP-XX relay-side session discovery: fetchSessionRuns follows the seed's "Session recovery
 // recipe" (prompts by #s, terminals by #e root) on a real dev relay that stores the seed's durable
 // kinds (25802, 25803, 25805), with a real agent, and merges it with the local run store. Also the
-// default terminal grace: 0, except in a response/cancel race.
+// default terminal grace (every run, so a newer CANCELLED of a response/cancel race still wins).
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { nostr } from './helpers.js';
 import { startDevRelay } from '../support/relays.js';
 import { useNipxxRelay } from './nipxx-helpers.js';
 
-const { LocalSigner, serveAgent, prompt, resumeRun, listSessions, fetchSessionRuns, fetchSessions, MemoryRunStore, CANCEL_RACE_GRACE } = nostr;
+const { LocalSigner, serveAgent, prompt, resumeRun, listSessions, fetchSessionRuns, fetchSessions, MemoryRunStore, CANCEL_RACE_GRACE, TERMINAL_GRACE, nipxx } = nostr;
 
 const INFO = { supported_models: ['m1'], default_model: 'm1', tool_names: [] };
 const DURABLE = [25802, 25803, 25805];
@@ -258,8 +258,12 @@ describe('NIP-XX relay-side session discovery', () => {
     }
   });
 
-  it('terminal grace by default: none for an ordinary run; CANCEL_RACE_GRACE after a cancel, so a newer CANCELLED still wins', async () => {
-    assert.equal(CANCEL_RACE_GRACE, 1500);
+  it('terminal grace by default for every run (TERMINAL_GRACE, the core default); after a cancel a newer CANCELLED still wins', async () => {
+    assert.equal(TERMINAL_GRACE, 1500);
+    assert.equal(CANCEL_RACE_GRACE, TERMINAL_GRACE);
+    const machine = new nipxx.ClientRun({ promptId: '1'.repeat(64), agentPubkey: 'a'.repeat(64), clientPubkey: 'c'.repeat(64) });
+    assert.equal(machine.terminalGrace, TERMINAL_GRACE, "the JS constant is the core's default");
+    machine.dispose();
     const client = LocalSigner.generate();
     try {
       // A broken agent answers with a response, then (1 s later by created_at) a CANCELLED.
@@ -277,7 +281,7 @@ describe('NIP-XX relay-side session discovery', () => {
           await send(25805, { ver: 1, code: 'CANCELLED', message: 'cancelled' }, at + 1);
         },
       });
-      // An ordinary run settles on its first terminal (no grace): the shown terminal is final.
+      // An ordinary run with one terminal: it is shown once and is final.
       await withAgent(
         async function* () {
           yield 'hi';

@@ -272,16 +272,43 @@ describe('NIP-XX client and runtime over a real relay', () => {
         const run = ask('hi', { model: 'gpt-9' });
         await assert.rejects(run.result, (e) => e instanceof AgentError && e.code === 'UNSUPPORTED_MODEL' && /gpt-9/.test(e.message));
         assert.equal(calls, 1);
-        // A fallback the agent supports is used instead.
-        await assert.rejects(ask('hi', { model: 'gpt-9', fallbackModels: ['m2'] }).result, { code: 'EMPTY_RESPONSE' });
-        assert.equal(calls, 2);
         await assert.rejects(ask('hi', { toolSchemaVersion: 2 }).result, { code: 'UNSUPPORTED_SCHEMA_VERSION' });
-        assert.equal(calls, 2);
+        assert.equal(calls, 1);
         // The seed's (and the issue's) snake_case names work as aliases.
         await assert.rejects(ask('hi', { tool_schema_version: 2 }).result, { code: 'UNSUPPORTED_SCHEMA_VERSION' });
-        await assert.rejects(ask('hi', { model: 'gpt-9', fallback_models: ['m2'] }).result, { code: 'EMPTY_RESPONSE' });
-        assert.equal(calls, 3);
+        await assert.rejects(ask('hi', { model: 'm2', fallback_models: ['m1'] }).result, { code: 'EMPTY_RESPONSE' });
+        assert.equal(calls, 2);
         assert.throws(() => ask('hi', { toolSchemaVersion: 1, tool_schema_version: 2 }), { code: 'INVALID_ARGUMENT' });
+      },
+    );
+  });
+
+  it('fallback_models never stand in for an unsupported model (UNSUPPORTED_MODEL, handler not run); the handler gets the supported ones', async () => {
+    const contexts = [];
+    await withAgent(
+      {
+        async *handler(ctx) {
+          contexts.push({ model: ctx.model, fallbackModels: ctx.fallbackModels });
+          yield `model ${ctx.model}`;
+        },
+      },
+      async ({ ask }) => {
+        // "If model is set, the agent MUST have it listed in supported_models", fallbacks or not.
+        const err = await ask('hi', { model: 'gpt-9', fallbackModels: ['m2'] }).result.then(() => null, (e) => e);
+        assert.ok(err instanceof AgentError);
+        assert.equal(err.code, 'UNSUPPORTED_MODEL');
+        assert.match(err.message, /gpt-9/);
+        await assert.rejects(ask('hi', { model: 'gpt-9', fallback_models: ['m1', 'm2'] }).result, { code: 'UNSUPPORTED_MODEL' });
+        assert.deepEqual(contexts, []);
+        // A supported model runs as asked; the supported fallbacks, in the client's order, are the handler's to use.
+        assert.equal((await ask('hi', { model: 'm2', fallbackModels: ['gpt-9', 'm1', 'm2'] }).result).text, 'model m2');
+        assert.equal((await ask('hi', { fallbackModels: ['m2'] }).result).text, 'model m1');
+        assert.equal((await ask('hi').result).text, 'model m1');
+        assert.deepEqual(contexts, [
+          { model: 'm2', fallbackModels: ['m1'] },
+          { model: 'm1', fallbackModels: ['m2'] },
+          { model: 'm1', fallbackModels: [] },
+        ]);
       },
     );
   });

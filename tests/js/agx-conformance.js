@@ -9,6 +9,7 @@ const B = 'agx-browser.test.js';
 const S = 'agx-status.test.js';
 const R = 'relay-server.test.js';
 const E = 'agx-exactly-once.test.js';
+const F = 'agx-replay-flood.test.js';
 
 export const RULES = [
   // Transport envelope (NIP-59)
@@ -19,16 +20,16 @@ export const RULES = [
   { section: 'Transport envelope', level: 'SHOULD/MUST NOT', rule: 'seal and wrap created_at randomized up to 172800 s into the past, never the future',
     tests: ['native:agx_envelope_test.created_at_of_seal_and_wrap_within_two_days_never_future', `js:${A}:wraps with PoW >= 12, expiration = created_at + 30 d, backdated, and unwraps a message`] },
   { section: 'Transport envelope', level: 'MUST', rule: 'discard unless the seal is a validly signed kind 13, rumor pubkey = seal signer, rumor id = its hash, rumor p-tags us',
-    tests: ['native:agx_envelope_test.every_nip59_check_has_its_code', `js:${C}:two p tags, no expiration, 11-bit PoW, future, bad seal signature, forged author: discarded; expired: ignored; nothing reaches a handler`] },
+    tests: ['native:agx_envelope_test.every_nip59_check_has_its_code', `js:${C}:two p tags, no expiration, 11-bit PoW: invalid (recorded nowhere); bad seal signature, forged author: discarded (cached); future: retried; nothing reaches a handler`] },
   { section: 'Transport envelope', level: 'MUST', rule: 'an inbox poll reaches at least MAX_WRAP_BACKDATE_SEC behind its cursor (+ overlap)',
     tests: ['native:agx_cursor_test.advances_only_after_complete_polls_to_the_clock_read_before', `js:${C}:advances only after a complete poll, to the clock read before it; since = cursor - (overlap + 172800)`] },
   { section: 'Transport envelope', level: 'MUST', rule: 'a durable replay store retains processed ids longer than the whole window',
-    tests: ['native:agx_seen_store_test.marks_expire_by_now', `js:${C}:a real restart of the serving agent (SIGKILL) with FileSeenStore processes nothing twice and loses nothing`] },
+    tests: ['native:agx_seen_store_test.marks_expire_by_now', 'native:agx_seen_store_test.a_full_store_refuses_and_never_forgets_before_expiry', 'native:agx_cursor_test.a_poll_overlap_reaching_past_the_retention_is_refused', `js:${C}:a real restart of the serving agent (SIGKILL) with FileSeenStore processes nothing twice and loses nothing`, `js:${F}:a poll overlap that makes the window reach past the retention is refused`, `js:${F}:a full replay store refuses new work: typed AGX_OVERLOADED to onError, one warning, the poll incomplete; once ids expire it is processed, once`] },
   // Retention
   { section: 'Retention', level: 'MUST', rule: 'expiration = the wrap\'s own backdated created_at + 30 days, never more than 31 days past now',
     tests: ['native:agx_envelope_test.wrap_has_exactly_the_agx_tags_in_order', `js:${A}:wraps with PoW >= 12, expiration = created_at + 30 d, backdated, and unwraps a message`] },
   { section: 'Retention', level: 'MUST', rule: 'a recipient ignores an expired wrap',
-    tests: ['native:agx_envelope_test.every_public_check_has_its_code', `js:${C}:two p tags, no expiration, 11-bit PoW, future, bad seal signature, forged author: discarded; expired: ignored; nothing reaches a handler`] },
+    tests: ['native:agx_envelope_test.every_public_check_has_its_code', `js:${C}:two p tags, no expiration, 11-bit PoW: invalid (recorded nowhere); bad seal signature, forged author: discarded (cached); future: retried; nothing reaches a handler`] },
   { section: 'Retention', level: 'SHOULD', rule: 'a relay carrying AGX rejects wraps without expiration or beyond its cap',
     tests: ['native:agx_envelope_test.publish_boundary_and_relay_policy', `js:${A}:the relay refuses a wrap without PoW (the policy is on)`, `js:${R}:--agx-policy: gift wraps need an expiration <= 31 days ahead and 12 bits of PoW`] },
   { section: 'Transport envelope', level: 'MUST', rule: 'the dev relay\'s AGX policy refuses what every recipient discards (the core\'s relay_accepts: one p tag, not future-dated, not expired, PoW)',
@@ -37,7 +38,7 @@ export const RULES = [
   { section: 'Anti-spam', level: 'MUST', rule: 'every wrap mined to >= 12 leading zero bits with a nonce tag committing to it; mining does not alter created_at',
     tests: ['native:agx_envelope_test.pow_at_least_12_bits_and_created_at_untouched_by_mining', 'native:agx_envelope_test.mining_is_bounded_per_call_and_resumable'] },
   { section: 'Anti-spam', level: 'MAY', rule: 'a relay rejects wraps below its PoW floor (and we discard them on receipt)',
-    tests: [`js:${A}:the relay refuses a wrap without PoW (the policy is on)`, `js:${C}:two p tags, no expiration, 11-bit PoW, future, bad seal signature, forged author: discarded; expired: ignored; nothing reaches a handler`] },
+    tests: [`js:${A}:the relay refuses a wrap without PoW (the policy is on)`, `js:${C}:two p tags, no expiration, 11-bit PoW: invalid (recorded nowhere); bad seal signature, forged author: discarded (cached); future: retried; nothing reaches a handler`] },
   // Signing
   { section: 'Signing', level: 'MUST', rule: 'every key operation goes through a getPublicKey/signEvent/nip44Encrypt/nip44Decrypt signer; only the one-time wrap key is generated locally',
     tests: ['native:agx_envelope_test.external_signer_steps_compose', `js:${C}:a task and a message between an external signer and a LocalSigner, with handle/request/send/onMessage`, `js:${B}:browser: an AgxClient on an injected window.nostr completes a task with a Node agent and serves one back`] },
@@ -68,9 +69,9 @@ export const RULES = [
   { section: 'Correlation & replay', level: 'MUST', rule: 'receipts keyed by rumor id; a re-wrapped rumor is the same message',
     tests: ['native:agx_envelope_test.receipt_round_trip', `js:${A}:a plain message, a task with receipt + result, a denied request, a replay, an unknown capability`] },
   { section: 'Correlation & replay', level: 'MUST', rule: 'every inbound message and receipt processed at most once by rumor id, through a SeenStore (in-memory default, durable when provided)',
-    tests: ['native:agx_replay_test.duplicates_are_dropped_exactly_once', `js:${C}:MemorySeenStore shared by a restarted client: nothing processed twice`, `js:${C}:a real restart of the serving agent (SIGKILL) with FileSeenStore processes nothing twice and loses nothing`, `js:${B}:browser: an AgxClient on an injected window.nostr completes a task with a Node agent and serves one back`, `js:${E}:cut short mid-handler: the task runs again with ctx.redelivered, the requester resolves once and drops the late second result`] },
+    tests: ['native:agx_replay_test.duplicates_are_dropped_exactly_once', `js:${C}:MemorySeenStore shared by a restarted client: nothing processed twice`, `js:${C}:a real restart of the serving agent (SIGKILL) with FileSeenStore processes nothing twice and loses nothing`, `js:${B}:browser: an AgxClient on an injected window.nostr completes a task with a Node agent and serves one back`, `js:${E}:cut short mid-handler: the task runs again with ctx.redelivered, the requester resolves once and drops the late second result`, 'native:agx_replay_test.a_junk_flood_cannot_undo_exactly_once', `js:${F}:200,001 junk wraps, then a re-poll: the handler ran once, and the flood took no place in memory`, `js:${F}:a served task's record lives until its request wrap expires: past the 3-day retention, and across a restart, the request is still a replay`] },
   { section: 'Correlation & replay', level: 'SHOULD', rule: 'wrap ids recorded (processed and undecryptable) and consulted before decrypting',
-    tests: ['native:agx_replay_test.duplicates_are_dropped_exactly_once', `js:${C}:an unavailable signer makes the poll incomplete and discards nothing; bad input is discarded once`] },
+    tests: ['native:agx_replay_test.duplicates_are_dropped_exactly_once', `js:${C}:an unavailable signer makes the poll incomplete and discards nothing; bad input is discarded once`, `js:${F}:junk with valid signatures fails our public checks and is recorded nowhere; junk that passes them is only cached; the handler runs once`] },
   { section: 'Cursor advance', level: 'MUST', rule: 'the cursor advances only after a complete poll, to the poller\'s clock read before the poll',
     tests: ['native:agx_cursor_test.advances_only_after_complete_polls_to_the_clock_read_before', `js:${C}:advances only after a complete poll, to the clock read before it; since = cursor - (overlap + 172800)`] },
   { section: 'Cursor advance', level: 'MUST', rule: 'events dated more than 300 s ahead are skipped without being marked seen, and re-polled later',

@@ -56,7 +56,7 @@ describe('agx bindings', () => {
     assert.equal(opened.wrapId, wrap.id);
 
     // not for alice: typed error, discard (no retry)
-    assert.throws(() => agx.unwrapAgx(wrap, alice), (e) => e instanceof NostrError && e.code === 'AGX_WRAP_NOT_FOR_US' && e.retry === false);
+    assert.throws(() => agx.unwrapAgx(wrap, alice), (e) => e instanceof NostrError && e.code === 'AGX_WRAP_NOT_FOR_US' && e.retry === false && e.disposition === 'ignore');
     // a secret key works too (through the secret slot)
     const sk = nostr.generateSecretKey();
     const carol = nostr.getPublicKey(sk);
@@ -106,7 +106,7 @@ describe('agx bindings', () => {
     const twoP = { ...w, tags: [...w.tags, ['p', alice.publicKey]] };
     assert.throws(() => agx.unwrapAgx(twoP, bob), { code: 'AGX_WRAP_P_TAG' });
     const future = { ...w, created_at: nowS() + 3600 };
-    assert.throws(() => agx.unwrapAgx(future, bob), (e) => e.code === 'AGX_WRAP_FUTURE' && e.retry === true);
+    assert.throws(() => agx.unwrapAgx(future, bob), (e) => e.code === 'AGX_WRAP_FUTURE' && e.retry === true && e.disposition === 'retry');
   });
 
   it('capability matching', () => {
@@ -158,8 +158,21 @@ describe('agx bindings', () => {
     assert.equal(g.knownWrap(a), true);
     assert.equal(g.knownRumor(b), true);
     g.discarded('c'.repeat(64));
-    assert.equal(g.size, 3);
+    assert.equal(g.size, 2, 'a discarded wrap goes to the cache, not among processed ids');
+    assert.equal(g.cached, 1);
+    assert.equal(g.knownWrap('c'.repeat(64)), true);
+    assert.equal(g.knownRumor('c'.repeat(64)), false);
     g.dispose();
+    // Full: refused (typed), nothing forgotten; room again once ids expire.
+    const small = new agx.ReplayGuard({ cap: 2 });
+    const t = 1_700_000_000;
+    small.processed(b, a, t);
+    assert.equal(small.hasRoom(t), false);
+    assert.throws(() => small.processed('d'.repeat(64), 'e'.repeat(64), t), { code: 'AGX_OVERLOADED' });
+    assert.equal(small.knownRumor('d'.repeat(64), t), false);
+    assert.equal(small.knownRumor(b, t), true);
+    assert.equal(small.hasRoom(t + 3 * 86400), true);
+    small.dispose();
   });
 });
 

@@ -5,11 +5,14 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { init, generateSecretKey, getPublicKey, finalizeEvent, LocalSigner, RelayPool, nip19, prompt } from 'nostr-agents';
+import { init, generateSecretKey, getPublicKey, finalizeEvent, verifyEvent, LocalSigner, RelayPool, nip19, prompt } from 'nostr-agents';
 import { useBrowserSite } from '../support/browser-site.js';
+import { runPage } from '../support/chromium.js';
+import { tempDir } from '../support/package.js';
+import { startStaticServer } from '../support/static-server.js';
 import { startDevRelay } from '../support/relays.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -68,6 +71,9 @@ const COVERED = {
   'browser-chat.js': 'browser-chat.html chats',
   'nip07.html': 'nip07.html signs',
   'nip07.js': 'nip07.html signs',
+  'worker.html': 'worker.html, built by Vite',
+  'worker-page.js': 'worker.html, built by Vite',
+  'worker.js': 'worker.html, built by Vite',
 };
 
 test('every example is run by this file, and imports the package by its name only', () => {
@@ -78,10 +84,12 @@ test('every example is run by this file, and imports the package by its name onl
   for (const file of files.filter((f) => /\.m?js$/.test(f))) {
     const source = readFileSync(path.join(EXAMPLES, file), 'utf8');
     const specifiers = [...source.matchAll(/\bfrom\s+'([^']+)'|\bimport\(\s*'([^']+)'/g)].map((m) => m[1] ?? m[2]);
-    assert.ok(specifiers.length > 0, `${file} imports nothing`);
+    assert.ok(specifiers.length > 0 || /new Worker\(/.test(source), `${file} imports nothing`);
     for (const spec of specifiers) assert.match(spec, /^(nostr-agents(\/[a-z-]+)?|node:[a-z/]+)$/, `${file} imports ${spec}: examples import the package as a user would`);
   }
-  for (const page of files.filter((f) => f.endsWith('.html'))) {
+  // The pages that load the package without a bundler (worker.html's worker goes through one:
+  // workers get no import map).
+  for (const page of files.filter((f) => f.endsWith('.html') && f !== 'worker.html')) {
     const html = readFileSync(path.join(EXAMPLES, page), 'utf8');
     assert.match(html, /"nostr-agents": "\.\.\/node_modules\/nostr-agents\/dist\/index\.browser\.js"/, `${page}: the import map points at the installed package`);
   }
@@ -256,5 +264,31 @@ describe('the example pages in headless Chromium', () => {
     assert.equal(await page.locator('#out').textContent(), 'No NIP-07 extension found (window.nostr).\n');
     await page.close();
     assert.deepEqual(problems, []);
+  });
+
+  test('worker.html, built by Vite: a module worker with a ready handshake answers the message posted before ready too', { timeout: 90_000 }, async () => {
+    // As an app would build it: Vite (workers as ES modules, for the worker's top-level await),
+    // the package from node_modules, no copy step; the built site served as it is.
+    const work = tempDir('worker');
+    let server;
+    try {
+      const app = path.join(work.dir, 'app');
+      mkdirSync(path.join(work.dir, 'node_modules'));
+      symlinkSync(ROOT, path.join(work.dir, 'node_modules', 'nostr-agents'), 'dir');
+      mkdirSync(app);
+      for (const f of ['worker.html', 'worker-page.js', 'worker.js']) copyFileSync(path.join(EXAMPLES, f), path.join(app, f));
+      const { build } = await import('vite');
+      await build({ root: app, configFile: false, logLevel: 'error', worker: { format: 'es' }, build: { outDir: path.join(work.dir, 'out'), target: 'es2022', rollupOptions: { input: path.join(app, 'worker.html') } } });
+      server = await startStaticServer(path.join(work.dir, 'out'));
+      const r = await runPage(site.browser.context, `${server.origin}/worker.html`, { timeoutMs: 60_000 });
+      assert.deepEqual(r.problems, []);
+      assert.deepEqual(r.result.map((x) => [x.event.content, x.verified]), [['posted before ready', true], ['posted after ready', true]]);
+      for (const x of r.result) assert.equal(verifyEvent({ ...x.event }), true, 'the worker signed an event nostr-agents in Node rejects');
+      const wasm = server.requests.filter((q) => q.path.endsWith('.wasm'));
+      assert.deepEqual(wasm.map((q) => [q.status, q.contentType]), [[200, 'application/wasm']], 'the worker fetched the .wasm Vite emitted');
+    } finally {
+      await server?.close();
+      work.remove();
+    }
   });
 });

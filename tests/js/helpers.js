@@ -5,7 +5,8 @@ import * as nostr from 'nostr-agents';
 await nostr.init();
 
 export { nostr };
-export const vectorsDir = new URL('../../../shared/vectors/', import.meta.url);
+// The third-party vectors and the NIP-XX seed text, inside the repository (tests/vectors/README.md names each source).
+export const vectorsDir = new URL('../vectors/', import.meta.url);
 
 /** Deterministic pseudo-random source for generating many test cases (not for keys in production). */
 export function prng(seed) {

@@ -4,10 +4,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as toolsKinds from 'nostr-tools/kinds';
-import { nostr, prng } from './helpers.js';
+import { nostr, prng, vectorsDir } from './helpers.js';
 
 const { kinds } = nostr;
-const vectors = JSON.parse(readFileSync(new URL('../vectors/kinds.json', import.meta.url), 'utf8'));
+const vectors = JSON.parse(readFileSync(new URL('kinds.json', vectorsDir), 'utf8'));
 
 test("NIP-01's ranges (vectors)", () => {
   assert.ok(vectors.cases.length >= 20);

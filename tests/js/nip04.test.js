@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { nip04 as toolsNip04, generateSecretKey as toolsSk, getPublicKey as toolsPk } from 'nostr-tools';
 import { createECDH } from 'node:crypto';
-import { nostr, prng, randomText, rejectsCode } from './helpers.js';
+import { nostr, prng, randomText, rejectsCode, vectorsDir } from './helpers.js';
 
 const { nip04, bytesToHex, hexToBytes } = nostr;
-const v = JSON.parse(readFileSync(new URL('../vectors/nip04.json', import.meta.url), 'utf8'));
+const v = JSON.parse(readFileSync(new URL('nip04.json', vectorsDir), 'utf8'));
 
 test("rust-nostr's ciphertext decrypts, from either side's secret key", async () => {
   for (const c of v.decrypt) {

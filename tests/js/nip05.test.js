@@ -6,11 +6,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import { nip05 as toolsNip05 } from 'nostr-tools';
-import { nostr, prng, rejectsCode } from './helpers.js';
+import { nostr, prng, rejectsCode, vectorsDir } from './helpers.js';
 import { pinnedHttpsFetch, selfSignedCert } from '../support/tls.js';
 
 const { nip05 } = nostr;
-const v = JSON.parse(readFileSync(new URL('../vectors/nip05.json', import.meta.url), 'utf8'));
+const v = JSON.parse(readFileSync(new URL('nip05.json', vectorsDir), 'utf8'));
 const PUBLIC = async () => ['93.184.216.34'];
 
 /** A fetch answering from `sites` (host -> body object, or (url) => Response), recording requests. */

@@ -5,10 +5,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { nip10 as toolsNip10 } from 'nostr-tools';
-import { nostr, prng, throwsCode } from './helpers.js';
+import { nostr, prng, throwsCode, vectorsDir } from './helpers.js';
 
 const { nip10 } = nostr;
-const v = JSON.parse(readFileSync(new URL('../vectors/nip10.json', import.meta.url), 'utf8'));
+const v = JSON.parse(readFileSync(new URL('nip10.json', vectorsDir), 'utf8'));
 
 const ids = (t) => ({
   root: t.root?.id ?? null,

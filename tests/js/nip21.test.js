@@ -4,10 +4,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { nip19 as toolsNip19, nip21 as toolsNip21 } from 'nostr-tools';
-import { nostr, prng, throwsCode } from './helpers.js';
+import { nostr, prng, throwsCode, vectorsDir } from './helpers.js';
 
 const { nip21 } = nostr;
-const v = JSON.parse(readFileSync(new URL('../vectors/nip21.json', import.meta.url), 'utf8'));
+const v = JSON.parse(readFileSync(new URL('nip21.json', vectorsDir), 'utf8'));
 
 test("the spec's example URIs", () => {
   for (const ex of v.examples) {

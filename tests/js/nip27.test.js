@@ -4,10 +4,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { nip19 as toolsNip19, nip27 as toolsNip27 } from 'nostr-tools';
-import { nostr, prng, throwsCode } from './helpers.js';
+import { nostr, prng, throwsCode, vectorsDir } from './helpers.js';
 
 const { nip27 } = nostr;
-const v = JSON.parse(readFileSync(new URL('../vectors/nip27.json', import.meta.url), 'utf8'));
+const v = JSON.parse(readFileSync(new URL('nip27.json', vectorsDir), 'utf8'));
 const plain = (x) => JSON.parse(JSON.stringify(x)); // undefined keys (nevent's author, kind) dropped, as in the vectors
 
 test("the spec's mention example", () => {

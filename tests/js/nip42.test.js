@@ -5,11 +5,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { nip42 as toolsNip42, finalizeEvent as toolsFinalize, generateSecretKey as toolsSk, getPublicKey as toolsPk } from 'nostr-tools';
-import { nostr, prng, throwsCode } from './helpers.js';
+import { nostr, prng, throwsCode, vectorsDir } from './helpers.js';
 import { rawClient, startDevRelay, startThirdPartyRelay } from '../support/relays.js';
 
 const { nip42 } = nostr;
-const v = JSON.parse(readFileSync(new URL('../vectors/nip42.json', import.meta.url), 'utf8'));
+const v = JSON.parse(readFileSync(new URL('nip42.json', vectorsDir), 'utf8'));
 const isOk = (id) => (f) => f[0] === 'OK' && f[1] === id;
 
 test("the spec's canonical AUTH event", () => {

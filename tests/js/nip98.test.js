@@ -7,10 +7,10 @@ import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import { nip98 as toolsNip98, finalizeEvent as toolsFinalize, generateSecretKey as toolsSk } from 'nostr-tools';
-import { nostr, prng, randomText, rejectsCode } from './helpers.js';
+import { nostr, prng, randomText, rejectsCode, vectorsDir } from './helpers.js';
 
 const { nip98, kinds } = nostr;
-const v = JSON.parse(readFileSync(new URL('../vectors/nip98.json', import.meta.url), 'utf8'));
+const v = JSON.parse(readFileSync(new URL('nip98.json', vectorsDir), 'utf8'));
 const sk = nostr.generateSecretKey();
 const sign = (e) => nostr.finalizeEvent(e, sk);
 const sha256 = (s) => createHash('sha256').update(s).digest('hex');

@@ -1,5 +1,5 @@
 // The NIP-XX conformance table: every MUST and SHOULD of the seed (and the MAYs we implement)
-// (../shared/seeds/nip-xx-ai-agent-messages.md), by section, with the tests that check it.
+// (tests/vectors/nip-xx-ai-agent-messages.md), by section, with the tests that check it.
 // tests/js/nipxx-conformance.test.js fails when an entry names a test that does not exist.
 //
 // A test is 'file::title' (a JS test under tests/js, found by its exact title) or
@@ -14,6 +14,7 @@ const C = 'nipxx-conformance.test.js';
 const R = 'nipxx-runs.test.js';
 const SCHEMA = 'nipxx-schema.test.js';
 const RC = 'agents-recovery.test.js';
+const PE = 'agents-peers.test.js';
 const CR = 'native/nip_xx_client_run_test.cpp::nip_xx_client_run_test';
 const AG = 'native/nip_xx_agent_test.cpp::nip_xx_agent_test';
 const EN = 'native/nip_xx_envelope_test.cpp::nip_xx_envelope_test';
@@ -42,6 +43,17 @@ const T = {
   nonce: `${C}::every NIP-44 payload uses a fresh nonce`,
   unknownFields: `${C}::unknown payload fields are ignored on every kind`,
   canonical: `${C}::canonical JSON fields win over the envelope's mirrored keys`,
+  // Against peers built on nostr-tools (agents-peers.test.js).
+  eventText: `${PE}::text that starts with event= reaches the client as it is; a whole envelope of the seed is unwrapped`,
+  verbatim: `${PE}::any string a handler yields arrives verbatim at the client, through the real runtime and client`,
+  oldestFirst: `${PE}::two terminals arriving oldest first, no local cancel: by default the newer one wins and the run reports the replaced one`,
+  sTag: `${PE}::prompts of the default session carry s=sender:<client>: the seed's recovery filter run by nostr-tools finds them`,
+  rumorPeer: `${PE}::privacy-first: a nostr-tools peer that puts the payload in the rumor gets its answer, in the same form`,
+  rumorOurs: `${PE}::privacy-first: our client's rumor holds the payload (nostr-tools opens it); a nostr-tools agent's plain rumors are read`,
+  stale: `${PE}::a live prompt older than maxClockSkew gets no terminal (STALE_PROMPT to onError); its client ends RUN_INCOMPLETE`,
+  retryAfter: `${PE}::RATE_LIMIT with retry_after 7 reaches the user: the typed error, ask, ask --json`,
+  fallback: `${A}::fallback_models never stand in for an unsupported model (UNSUPPORTED_MODEL, handler not run); the handler gets the supported ones`,
+  grace: `${RC}::terminal grace by default for every run (TERMINAL_GRACE, the core default); after a cancel a newer CANCELLED still wins`,
 };
 
 export const CONFORMANCE = [
@@ -49,6 +61,7 @@ export const CONFORMANCE = [
   { section: 'Definitions: Run', level: 'MUST', rule: 'Non-prompt events reference the prompt id in an e tag with marker root', tests: [T.hostile, `${CR}.bad_tags_and_payloads_are_rejected_with_codes`, T.machines] },
   { section: 'Definitions: Run', level: 'MUST', rule: 'Exactly one terminal per run (agent side)', tests: [`${AG}.run_invariants_seq_one_terminal_cancel`, T.cancel] },
   { section: 'Definitions: Session', level: 'SHOULD', rule: 'Without s, recipients use sender:<lowercase-hex-pubkey>', tests: [`${CR}.session_default_and_tags`, T.streams, T.store] },
+  { section: 'Definitions: Session', level: 'MAY', rule: 'Our prompts name their session in s, the default sender:<client> too, so any client finds them', tests: [T.sTag] },
   // Encryption
   { section: 'Encryption', level: 'MUST', rule: 'Payloads of 25800-25806 use NIP-44', tests: [T.plain, T.machines] },
   { section: 'Encryption: Required tag', level: 'MUST', rule: 'Encrypted events carry ["encryption","nip44"]', tests: [T.wrapped, T.hostile, `${CR}.bad_tags_and_payloads_are_rejected_with_codes`] },
@@ -56,12 +69,14 @@ export const CONFORMANCE = [
   { section: 'Encryption: Key agreement', level: 'MUST', rule: 'Each message uses a fresh NIP-44 nonce', tests: [T.nonce] },
   { section: 'Encryption: NIP-59', level: 'SHOULD', rule: 'Gift-wrapped: routing by the wrapper p tag and kinds only', tests: [T.wrapped] },
   { section: 'Encryption: NIP-59', level: 'SHOULD', rule: 'Wrapped: tool_call avoids sensitive argument/output fields (privacy-first profile)', tests: [T.wrapped, `${AG}.privacy_first_strips_tool_io`] },
+  { section: 'Encryption: NIP-59', level: 'MAY', rule: 'Wrapped: clients unwrap, then validate the payload: the rumor holds the payload (the seal is the NIP-44 layer); rumors with NIP-44 content are read too and answered in kind', tests: [T.rumorPeer, T.rumorOurs, T.wrapped], note: 'the seed does not say what the rumor content is; our reading is in README (Privacy profiles)' },
   // Event formats
   { section: 'Event Formats', level: 'MUST', rule: 'Required fields of every table and schema are present', tests: [T.ajv, `${PL}.validate_payload_dispatches_by_kind`] },
   { section: 'Event Formats', level: 'SHOULD', rule: 'Mirror tags (tool, phase) match the payload; a mismatch is INVALID_SCHEMA', tests: [`${CR}.bad_tags_and_payloads_are_rejected_with_codes`, T.machines] },
-  { section: 'Structured text envelope', level: 'MUST', rule: 'event, phase and ts present; per-kind required keys', tests: [`${EN}.required_keys_and_malformed_escapes`, `${EN}.parses_the_seed_examples`] },
+  { section: 'Structured text envelope', level: 'MUST', rule: 'event, phase and ts present; per-kind required keys', tests: [`${EN}.required_keys_and_malformed_escapes`, `${EN}.parses_the_seed_examples`, `${EN}.only_whole_envelopes_of_the_kind_are_envelopes`] },
+  { section: 'Structured text envelope', level: 'MAY', rule: 'text is plain text or an envelope: only a whole envelope of the kind is read as one; any other text (event= prefix or not) is shown as it is', tests: [`${EN}.only_whole_envelopes_of_the_kind_are_envelopes`, `${CR}.text_starting_with_event_is_plain_text`, T.eventText, T.verbatim, `${AG}.any_text_an_agent_yields_arrives_verbatim`] },
   { section: 'Structured text envelope', level: 'SHOULD', rule: 'Consumers ignore unknown keys; accept camelCase aliases', tests: [`${EN}.aliases_unknown_keys_and_order`] },
-  { section: 'Structured text envelope', level: 'SHOULD', rule: 'Producers keep key names stable, lowercase snake_case', tests: [], note: 'this implementation never produces envelopes (it sends canonical JSON); it only reads them' },
+  { section: 'Structured text envelope', level: 'SHOULD', rule: 'Producers keep key names stable, lowercase snake_case', tests: [`${EN}.text_for_wire_reads_back_verbatim`, T.verbatim], note: 'the runtime produces an envelope only to carry a text that would read as one (event, phase, text, ts)' },
   { section: 'Structured text envelope', level: 'MUST', rule: 'Canonical JSON fields stay authoritative over mirrored envelope keys', tests: [T.canonical, `${CR}.envelope_text_is_unwrapped`] },
   // ai.info
   { section: 'ai.info', level: 'SHOULD', rule: 'Published in the agent namespace with one stable d value', tests: [T.discover] },
@@ -69,7 +84,8 @@ export const CONFORMANCE = [
   // Negotiation
   { section: 'Model and schema negotiation', level: 'SHOULD', rule: 'Clients use ai.info before prompts', tests: [T.auto, T.discover], note: 'discover() is the app\'s call; prompt() reads ai.info itself for privacy auto/nip59' },
   { section: 'Model and schema negotiation', level: 'SHOULD', rule: 'No model: the agent uses default_model', tests: [T.streams, `${AG}.negotiates_model_and_schema`] },
-  { section: 'Model and schema negotiation', level: 'MUST', rule: 'A requested model must be in supported_models, else UNSUPPORTED_MODEL and no execution', tests: [T.negotiation, `${AG}.negotiates_model_and_schema`] },
+  { section: 'Model and schema negotiation', level: 'MUST', rule: 'A requested model must be in supported_models, else UNSUPPORTED_MODEL and no execution', tests: [T.negotiation, `${AG}.negotiates_model_and_schema`, T.fallback, `${AG}.fallback_models_never_replace_an_unsupported_model`] },
+  { section: 'Model and schema negotiation', level: 'MUST', rule: 'fallback_models do not lift that MUST: an unsupported model is UNSUPPORTED_MODEL; supported fallbacks reach the handler for a model unavailable at run time', tests: [T.fallback, `${AG}.fallback_models_never_replace_an_unsupported_model`], note: 'the seed gives fallback_models no semantics and no field that asks for substitution; our reading is in README' },
   { section: 'Model and schema negotiation', level: 'MUST', rule: 'tool_schema_version: the exact requested one, else ai.info\'s; incompatible: UNSUPPORTED_SCHEMA_VERSION and no execution', tests: [T.negotiation, `${AG}.negotiates_model_and_schema`] },
   // Cancel
   { section: 'Cancel', level: 'SHOULD', rule: 'Agents treat ai.cancel as idempotent per run', tests: [T.cancel, `${AG}.cancel_once_and_empty_response`] },
@@ -88,8 +104,9 @@ export const CONFORMANCE = [
   { section: 'Validation and failure rules', level: 'SHOULD', rule: 'Duplicate cancel is idempotent and does not change terminal selection', tests: [T.cancel, `${AG}.cancel_once_and_empty_response`] },
   { section: 'Validation and failure rules', level: 'SHOULD', rule: 'Clients ignore status/delta/tool_call after the terminal', tests: [T.hostile, T.machines] },
   { section: 'Validation and failure rules', level: 'SHOULD', rule: 'Agents emit at most one CANCELLED per run', tests: [T.cancel, `${AG}.cancel_once_and_empty_response`] },
-  { section: 'Validation and failure rules', level: 'MAY', rule: 'A run missing its terminal after a reasonable timeout is an incomplete run', tests: [`${S}::a run without any answer ends RUN_INCOMPLETE after idleTimeout and stays open in the store, resumable`] },
-  { section: 'Validation and failure rules', level: 'MUST', rule: 'Of several terminals keep the highest created_at, id as tie-breaker', tests: [T.hostile, T.race, `${CR}.terminal_rules_highest_created_at_then_id_wins`] },
+  { section: 'Validation and failure rules', level: 'MAY', rule: 'A run missing its terminal after a reasonable timeout is an incomplete run', tests: [`${S}::a run without any answer ends RUN_INCOMPLETE after idleTimeout and stays open in the store, resumable`, T.stale] },
+  { section: 'Validation and failure rules', level: 'MAY', rule: 'A stale prompt (older than maxClockSkew) gets no terminal: one could replace the answer a stored or re-broadcast prompt already has; the agent reports STALE_PROMPT locally, the client ends RUN_INCOMPLETE', tests: [T.stale], note: 'the seed has no freshness rule and no code for it; our choice, in README' },
+  { section: 'Validation and failure rules', level: 'MUST', rule: 'Of several terminals keep the highest created_at, id as tie-breaker', tests: [T.hostile, T.race, `${CR}.terminal_rules_highest_created_at_then_id_wins`, T.oldestFirst, `${CR}.settles_a_grace_period_after_the_first_terminal`, T.grace] },
   // Streaming and reconciliation
   { section: 'Streaming and reconciliation', level: 'MUST', rule: 'Ignore deltas whose (e, p, encryption) do not match the run and recipient', tests: [T.hostile, `${CR}.ignores_events_of_other_runs_and_authors`] },
   { section: 'Streaming and reconciliation', level: 'MUST', rule: 'seq contiguous from 0', tests: [`${AG}.run_invariants_seq_one_terminal_cancel`, `${CR}.reorders_by_seq_and_marks_gaps`] },
@@ -105,7 +122,7 @@ export const CONFORMANCE = [
   { section: 'Protocol Flow 8', level: 'MUST', rule: 'A cancel after the terminal is a no-op', tests: [T.streams] },
   { section: 'Protocol Flow 9', level: 'SHOULD', rule: 'Clients enforce run-local ordering by #e and authors', tests: [`${CR}.ignores_events_of_other_runs_and_authors`, T.hostile] },
   { section: 'Session recovery recipe', level: 'SHOULD', rule: 'Resume by #e root; the latest terminal is the run state', tests: [T.restart, `${P}::privacy-first runs are recoverable from the relay: wraps are stored, so a client away for the whole run resumes it`, `${RC}::a stored open run gets its terminal from the relay; the newest terminal on the relay wins; forged ones are ignored`] },
-  { section: 'Session recovery recipe', level: 'SHOULD', rule: 'Find a session: kinds 25802 by #s (sender:<client> by default) and #p agent; combine with the local store', tests: [`${RC}::finds a session's runs on the relays by #s and #e, fills an empty store, and resumeRun works from it`, `${RC}::on an ordinary relay (ephemeral kinds dropped) only the local store knows the runs`] },
+  { section: 'Session recovery recipe', level: 'SHOULD', rule: 'Find a session: kinds 25802 by #s (sender:<client> by default) and #p agent; combine with the local store', tests: [T.sTag, `${RC}::finds a session's runs on the relays by #s and #e, fills an empty store, and resumeRun works from it`, `${RC}::on an ordinary relay (ephemeral kinds dropped) only the local store knows the runs`] },
   { section: 'Kinds', level: 'SHOULD', rule: 'Prompts and terminals (25802, 25803, 25805) are durable for replay and restoration (a relay that stores them: dev relay storeKinds)', tests: [`${RC}::finds a session's runs on the relays by #s and #e, fills an empty store, and resumeRun works from it`], note: 'not a MUST word in the seed, but its recovery depends on it; ordinary relays drop 20000-29999 (README)' },
   // Tool model and security
   { section: 'Tool model', level: 'MUST', rule: 'Clients do not execute tools from ai.tool_call', tests: [T.tools], note: 'the client API has no tool execution: tool_call is only an update' },
@@ -116,16 +133,16 @@ export const CONFORMANCE = [
   { section: 'Security and abuse controls', level: 'SHOULD', rule: 'Validate schemas before execution: INVALID_SCHEMA', tests: [T.badPrompts, T.typed] },
   { section: 'Security and abuse controls', level: 'SHOULD', rule: 'Throttling: RATE_LIMIT', tests: [T.rate, `${AG}.rate_limit_with_retry_after_and_bounded_memory`] },
   { section: 'Security and abuse controls', level: 'SHOULD', rule: 'Unsupported encryption: UNSUPPORTED_ENCRYPTION', tests: [T.typed] },
-  { section: 'Security and abuse controls', level: 'SHOULD', rule: 'retry_after on transient failures', tests: [T.rate, T.typed] },
-  { section: 'Security and abuse controls', level: 'SHOULD', rule: 'Clients prefer the newest terminal by (created_at, id)', tests: [T.hostile, T.race] },
+  { section: 'Security and abuse controls', level: 'SHOULD', rule: 'retry_after on transient failures (and it reaches the user: AgentError.retryAfter, ask)', tests: [T.rate, T.typed, T.retryAfter] },
+  { section: 'Security and abuse controls', level: 'SHOULD', rule: 'Clients prefer the newest terminal by (created_at, id)', tests: [T.hostile, T.race, T.oldestFirst] },
   // Conformance examples
   { section: 'Conformance example 1', level: 'MUST', rule: 'ai.prompt without message is rejected (INVALID_SCHEMA)', tests: [T.badPrompts] },
   { section: 'Conformance example 2', level: 'SHOULD', rule: 'A tool not in ai.info tool_names is unsupported (UNSUPPORTED_FEATURE)', tests: [T.badPrompts] },
   { section: 'Conformance example 3', level: 'SHOULD', rule: 'Out-of-order deltas are reordered by seq', tests: [T.hostile, `${CR}.reorders_by_seq_and_marks_gaps`] },
   { section: 'Conformance example 4', level: 'MUST', rule: 'A noncompliant encryption tag is rejected', tests: [T.typed, T.hostile] },
-  { section: 'Conformance example 5', level: 'MUST', rule: 'Duplicate terminals: only the newest is rendered', tests: [T.hostile, T.race] },
+  { section: 'Conformance example 5', level: 'MUST', rule: 'Duplicate terminals: only the newest is rendered', tests: [T.hostile, T.race, T.oldestFirst] },
   { section: 'Conformance example 6', level: 'SHOULD', rule: 'After a cancel, a CANCELLED ai.error is the expected terminal', tests: [T.cancel] },
-  { section: 'Conformance example 7', level: 'MUST', rule: 'Response/cancel race: keep the highest (created_at, id)', tests: [T.race, `${CR}.terminal_rules_highest_created_at_then_id_wins`, `${RC}::terminal grace by default: none for an ordinary run; CANCEL_RACE_GRACE after a cancel, so a newer CANCELLED still wins`] },
+  { section: 'Conformance example 7', level: 'MUST', rule: 'Response/cancel race: keep the highest (created_at, id)', tests: [T.race, `${CR}.terminal_rules_highest_created_at_then_id_wins`, T.grace] },
   // Backward compatibility
   { section: 'Backward Compatibility', level: 'MUST', rule: 'Ignore unknown encrypted JSON fields', tests: [T.unknownFields, T.ajv] },
   { section: 'Backward Compatibility', level: 'MUST', rule: 'Use canonical fields (canonical JSON over envelope keys and mirror tags)', tests: [T.canonical, `${CR}.bad_tags_and_payloads_are_rejected_with_codes`] },

@@ -4,9 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import Ajv from 'ajv';
-import { nostr, prng } from './helpers.js';
+import { nostr, prng, vectorsDir } from './helpers.js';
 
-const seed = readFileSync(new URL('../../../shared/seeds/nip-xx-ai-agent-messages.md', import.meta.url), 'utf8');
+const seed = readFileSync(new URL('nip-xx-ai-agent-messages.md', vectorsDir), 'utf8');
 const schemas = {};
 for (const [, body] of seed.matchAll(/```json\n([\s\S]*?)```/g)) {
   let s;

@@ -3,7 +3,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -381,6 +381,51 @@ describe('dev relay', () => {
     });
   });
 
+  // Issue 16 item 3: a hostile client holding many large non-matching filters.
+  test('a hostile client: connections, filter bytes (per connection and in all) and COUNT work are capped, advertised in NIP-11, refused with standard prefixes', async () => {
+    const opts = { maxConnections: 3, maxFilterBytes: 300_000, maxTotalFilterBytes: 500_000, maxCountScan: 5 };
+    await withRelay(opts, async (relay, client) => {
+      const doc = relay.info();
+      assert.equal(doc.limitation.max_connections, 3);
+      assert.equal(doc.limitation.max_filter_bytes, 300_000);
+      assert.equal(doc.limitation.max_count_scan, 5);
+      const rand = prng(16);
+      const hexId = () => Array.from({ length: 64 }, () => '0123456789abcdef'[Math.floor(rand() * 16)]).join('');
+      // About 200 KB per REQ: 10 filters of 300 ids that match nothing.
+      const big = () => Array.from({ length: 10 }, () => ({ ids: Array.from({ length: 300 }, hexId) }));
+      const [c1, c2, c3] = [client(), client(), client()];
+      await fetchStored(c1, 'big1', ...big());
+      await c1.send(['REQ', 'big2', ...big()]);
+      assert.match((await c1.next(isSub('CLOSED', 'big2')))[2], /^blocked: .*more than 300000 bytes/);
+      await fetchStored(c2, 'big1', ...big()); // ~400 KB held in all
+      await c3.send(['REQ', 'big1', ...big()]);
+      assert.match((await c3.next(isSub('CLOSED', 'big1')))[2], /^blocked: the relay holds too many filters/);
+      await c1.send(['CLOSE', 'big1']); // frees its bytes
+      await sleep(50);
+      await fetchStored(c3, 'big1', ...big());
+      // A fourth connection is refused with a NOTICE and closed.
+      const c4 = client();
+      assert.match((await c4.next((f) => f[0] === 'NOTICE'))[1], /^blocked: too many connections \(max 3\)/);
+      assert.equal(await c4.closed, 1013);
+      // Among all those filters, a publish reaches exactly the subscription it matches.
+      const sk = nostr.generateSecretKey();
+      await fetchStored(c1, 'mine', { kinds: [1], '#t': ['bench'] });
+      const e = makeEvent(sk, { tags: [['t', 'bench']] });
+      assert.equal((await publish(c2, e))[2], true);
+      assert.deepEqual((await c1.next(isSub('EVENT', 'mine')))[2], e);
+      assert.ok(await c2.none((f) => f[0] === 'EVENT'), 'no EVENT for the non-matching filters');
+      // COUNT looks at maxCountScan stored events at most, then answers approximate (NIP-45).
+      for (let i = 0; i < 7; i++) assert.equal((await publish(c1, makeEvent(sk, { content: `n${i}` })))[2], true);
+      await c1.send(['COUNT', 'n', { kinds: [1] }]);
+      assert.deepEqual((await c1.next(isSub('COUNT', 'n')))[2], { count: 5, approximate: true });
+      await c1.send(['COUNT', 'one', { ids: [e.id] }, { ids: [e.id] }]);
+      assert.deepEqual((await c1.next(isSub('COUNT', 'one')))[2], { count: 1 });
+      // A malformed filter is refused by the core's one parse.
+      await c1.send(['REQ', 'bad', { kinds: ['1'] }]);
+      assert.match((await c1.next(isSub('CLOSED', 'bad')))[2], /^invalid:/);
+    });
+  });
+
   test('NIP-42: challenge on connect, auth-required before AUTH, checks of the AUTH event', async () => {
     await withRelay({ auth: true }, async (relay, client) => {
       const c = client();
@@ -625,10 +670,12 @@ describe('dev relay', () => {
     assert.deepEqual(await exited, { code: 0, signal: null });
   });
 
-  test('without better-sqlite3 the CLI falls back to memory and says so', async () => {
+  test('without SQLite and without --db the CLI keeps events in memory and says plainly that nothing persists', async () => {
     const preload = fileURLToPath(new URL('../support/no-sqlite.cjs', import.meta.url));
+    const dir = mkdtempSync(join(tmpdir(), 'relay-nosqlite-'));
     const child = spawn(process.execPath, ['--require', preload, CLI, 'relay', '--port', '0'], {
       stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: dir,
     });
     const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
     let out = '';
@@ -636,14 +683,39 @@ describe('dev relay', () => {
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (err += d));
     try {
-      for (let i = 0; i < 200 && !/stop with/.test(err); i++) await sleep(25);
+      for (let i = 0; i < 1200 && !/stop with/.test(err); i++) await sleep(25); // a loaded machine starts it slowly
       assert.match(out, /ws:\/\/127\.0\.0\.1:\d+/);
-      assert.match(err, /SQLite is unavailable[\s\S]*falling back to the in-memory store/);
-      assert.match(err, /storage: memory/);
+      assert.match(err, /SQLite is unavailable[\s\S]*npm install better-sqlite3@12/);
+      assert.match(err, /storage: memory only: NOTHING PERSISTS/);
     } finally {
       child.kill('SIGTERM');
     }
     assert.equal(await exited, 0);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('--db without SQLite: refuses to start, exit 3 (configuration) with the command that fixes it; no file, no fallback', async () => {
+    const preload = fileURLToPath(new URL('../support/no-sqlite.cjs', import.meta.url));
+    const dir = mkdtempSync(join(tmpdir(), 'relay-nosqlite-'));
+    try {
+      const child = spawn(process.execPath, ['--require', preload, CLI, 'relay', '--port', '0', '--db', 'relay.db'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        cwd: dir,
+      });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (d) => (out += d));
+      child.stderr.on('data', (d) => (err += d));
+      const code = await new Promise((resolve) => child.once('exit', resolve));
+      assert.equal(code, 3, err);
+      assert.match(err, /SQLite is unavailable/);
+      assert.match(err, /npm install better-sqlite3@12/);
+      assert.doesNotMatch(out, /listening/);
+      assert.doesNotMatch(err, /in memory|falling back/);
+      assert.deepEqual(readdirSync(dir), []);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('unknown CLI command exits non-zero with usage', async () => {

@@ -270,7 +270,7 @@ TEST(agx_envelope_test, every_public_check_has_its_code) {
   std::int64_t ahead = kNow + kMaxFutureSkew + 1;
   event future = raw_wrap(sj, me, ahead, agx_tags(me, ahead), kPowBits, r);
   EXPECT_EQ(code(future), errc::agx_wrap_future);
-  EXPECT_EQ(disposition_of(errc::agx_wrap_future), disposition::retry_later);
+  EXPECT_EQ(disposition_of(errc::agx_wrap_future, unwrap_stage::public_checks), disposition::retry_later);
   EXPECT_TRUE(unwrap(future, bob().sk, ahead).ok());  // once it is no longer ahead
   std::int64_t edge = kNow + kMaxFutureSkew;
   EXPECT_TRUE(unwrap(raw_wrap(sj, me, edge, agx_tags(me, edge), kPowBits, r), bob().sk, kNow).ok());
@@ -308,10 +308,13 @@ TEST(agx_envelope_test, every_public_check_has_its_code) {
   bad_shape.pubkey = "zz";
   EXPECT_EQ(code(bad_shape), errc::invalid_event);
 
-  // Every public failure above is a discard (record the wrap id), except the future one.
-  EXPECT_EQ(disposition_of(errc::agx_wrap_pow), disposition::discard);
-  EXPECT_EQ(disposition_of(errc::agx_wrap_expired), disposition::discard);
-  EXPECT_EQ(disposition_of(errc::invalid_secret_key), disposition::retry_later);
+  // Every public failure above is ignored (never recorded: junk takes no place among processed
+  // ids, and a forged id cannot hide the real wrap), except the future one, retried later.
+  for (errc c : {errc::agx_wrap_pow, errc::agx_wrap_expired, errc::agx_wrap_p_tag, errc::agx_wrap_not_for_us,
+                 errc::agx_wrap_no_expiration, errc::agx_wrap_expiration_too_far, errc::invalid_signature,
+                 errc::id_mismatch, errc::invalid_event, errc::nip59_not_gift_wrap})
+    EXPECT_EQ(disposition_of(c, unwrap_stage::public_checks), disposition::ignore) << errc_name(c);
+  EXPECT_EQ(disposition_of(errc::invalid_secret_key, unwrap_stage::opening), disposition::retry_later);
 }
 
 TEST(agx_envelope_test, every_nip59_check_has_its_code) {
@@ -354,7 +357,7 @@ TEST(agx_envelope_test, every_nip59_check_has_its_code) {
   for (errc c : {errc::nip59_seal_signature, errc::nip59_invalid_seal, errc::nip59_author_mismatch,
                  errc::nip59_rumor_id_mismatch, errc::nip59_not_for_recipient, errc::agx_rumor_kind,
                  errc::nip44_invalid_mac})
-    EXPECT_EQ(disposition_of(c), disposition::discard) << errc_name(c);
+    EXPECT_EQ(disposition_of(c, unwrap_stage::opening), disposition::discard) << errc_name(c);
 }
 
 TEST(agx_envelope_test, receipt_round_trip) {

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "agx_test_support.hpp"
+#include "nips/nip44.hpp"
 #include "protocols/agx/cursor.hpp"
 #include "protocols/agx/message.hpp"
 #include "protocols/agx/seen_store.hpp"
@@ -25,39 +26,58 @@ bytes32 id_n(std::uint8_t n) {
 TEST(agx_seen_store_test, marks_expire_by_now) {
   memory_seen_store s;
   EXPECT_FALSE(s.seen(id_n(1), kNow));
-  s.mark(id_n(1), kNow + 100);
+  ASSERT_TRUE(s.mark(id_n(1), kNow + 100, kNow).ok());
   EXPECT_TRUE(s.seen(id_n(1), kNow));
   EXPECT_TRUE(s.seen(id_n(1), kNow + 99));
   EXPECT_FALSE(s.seen(id_n(1), kNow + 100));  // expired at its expiry
-  s.mark(id_n(1), kNow + 50);                 // an earlier expiry does not shorten it
+  ASSERT_TRUE(s.mark(id_n(1), kNow + 50, kNow).ok());  // an earlier expiry does not shorten it
   EXPECT_TRUE(s.seen(id_n(1), kNow + 99));
-  s.mark(id_n(1), kNow + 500);  // a later one extends it
+  ASSERT_TRUE(s.mark(id_n(1), kNow + 500, kNow).ok());  // a later one extends it
   EXPECT_TRUE(s.seen(id_n(1), kNow + 499));
-  s.mark(id_n(2), kNow + 10);
+  ASSERT_TRUE(s.mark(id_n(2), kNow + 10, kNow).ok());
   EXPECT_EQ(s.prune(kNow + 10), 1u);
   EXPECT_EQ(s.size(), 1u);
 }
 
-TEST(agx_seen_store_test, memory_is_bounded_and_evicts_nearest_expiry) {
+TEST(agx_seen_store_test, a_full_store_refuses_and_never_forgets_before_expiry) {
   memory_seen_store s(3);
-  s.mark(id_n(1), kNow + 30);
-  s.mark(id_n(2), kNow + 10);
-  s.mark(id_n(3), kNow + 20);
-  s.mark(id_n(4), kNow + 40);
+  for (std::uint8_t n : {1, 2, 3}) ASSERT_TRUE(s.mark(id_n(n), kNow + 10 * n, kNow).ok());
+  EXPECT_FALSE(s.has_room(1, kNow));
+  auto r = s.mark(id_n(4), kNow + 40, kNow);
+  EXPECT_EQ(r.code(), errc::agx_overloaded);
+  EXPECT_EQ(s.size(), 3u);
+  EXPECT_EQ(s.evictions(), 0u);
+  for (std::uint8_t n : {1, 2, 3}) EXPECT_TRUE(s.seen(id_n(n), kNow + 9)) << int(n);
+  EXPECT_FALSE(s.seen(id_n(4), kNow));
+  ASSERT_TRUE(s.mark(id_n(3), kNow + 60, kNow).ok());  // re-marking a known id is not an insertion
+  // Time makes room: id 1 expires at kNow + 10.
+  EXPECT_TRUE(s.has_room(1, kNow + 10));
+  ASSERT_TRUE(s.mark(id_n(4), kNow + 40, kNow + 10).ok());
+  EXPECT_FALSE(s.seen(id_n(1), kNow + 10));
+  EXPECT_TRUE(s.seen(id_n(2), kNow + 10));
+}
+
+TEST(agx_seen_store_test, a_cache_evicts_nearest_expiry) {
+  memory_seen_store s(3, when_full::evict);
+  ASSERT_TRUE(s.mark(id_n(1), kNow + 30, kNow).ok());
+  ASSERT_TRUE(s.mark(id_n(2), kNow + 10, kNow).ok());
+  ASSERT_TRUE(s.mark(id_n(3), kNow + 20, kNow).ok());
+  ASSERT_TRUE(s.mark(id_n(4), kNow + 40, kNow).ok());
   EXPECT_EQ(s.size(), 3u);
   EXPECT_EQ(s.evictions(), 1u);
   EXPECT_FALSE(s.seen(id_n(2), kNow));  // the one closest to expiry went
   EXPECT_TRUE(s.seen(id_n(1), kNow));
   EXPECT_TRUE(s.seen(id_n(4), kNow));
-  s.mark(id_n(4), kNow + 50);  // re-marking is not an insertion
+  ASSERT_TRUE(s.mark(id_n(4), kNow + 50, kNow).ok());  // re-marking is not an insertion
   EXPECT_EQ(s.evictions(), 1u);
+  EXPECT_TRUE(s.take_journal().empty());  // a cache is not mirrored
 }
 
 TEST(agx_seen_store_test, snapshot_round_trip_and_journal) {
   memory_seen_store a;
-  a.mark(id_n(1), kNow + 100);
-  a.mark(id_n(2), kNow + 5);
-  a.mark(id_n(3), kNow + 200);
+  ASSERT_TRUE(a.mark(id_n(1), kNow + 100, kNow).ok());
+  ASSERT_TRUE(a.mark(id_n(2), kNow + 5, kNow).ok());
+  ASSERT_TRUE(a.mark(id_n(3), kNow + 200, kNow).ok());
   std::string snap = a.snapshot_json(kNow + 10);  // id 2 has expired by then
   EXPECT_EQ(snap.rfind("{\"v\":1,\"seen\":[[\"" + hex::encode(id_n(1)) + "\"," + std::to_string(kNow + 100) + "],", 0),
             0u);
@@ -74,12 +94,19 @@ TEST(agx_seen_store_test, snapshot_round_trip_and_journal) {
   // Loading later skips what expired meanwhile.
   memory_seen_store c;
   EXPECT_EQ(*c.load_snapshot(snap, kNow + 150), 1u);
+  // Loaded entries were processed: a store smaller than the snapshot takes them all and refuses
+  // new marks instead.
+  memory_seen_store small(1);
+  EXPECT_EQ(*small.load_snapshot(snap, kNow + 10), 2u);
+  EXPECT_TRUE(small.seen(id_n(1), kNow + 10));
+  EXPECT_TRUE(small.seen(id_n(3), kNow + 10));
+  EXPECT_EQ(small.mark(id_n(7), kNow + 300, kNow + 10).code(), errc::agx_overloaded);
 
   // Malformed snapshots change nothing.
   for (const char* bad : {"", "[]", "{\"v\":2,\"seen\":[]}", "{\"v\":1}", "{\"v\":1,\"seen\":[[\"ab\",1]]}",
                           "{\"v\":1,\"seen\":[[1,2]]}", "{\"v\":1,\"seen\":[[\"x\"]]}"}) {
     memory_seen_store d;
-    d.mark(id_n(9), kNow + 1);
+    ASSERT_TRUE(d.mark(id_n(9), kNow + 1, kNow).ok());
     (void)d.take_journal();
     EXPECT_EQ(d.load_snapshot(bad, kNow).code(), errc::agx_seen_snapshot_invalid) << bad;
     EXPECT_EQ(d.size(), 1u);
@@ -90,23 +117,70 @@ TEST(agx_seen_store_test, snapshot_round_trip_and_journal) {
   EXPECT_EQ(e.size(), 0u);  // all or nothing
 
   // The journal lists marks since the last take, for an incremental durable mirror.
-  memory_seen_store j(2);
-  j.mark(id_n(1), kNow + 1);
-  j.mark(id_n(2), kNow + 2);
+  memory_seen_store j(8);
+  ASSERT_TRUE(j.mark(id_n(1), kNow + 1, kNow).ok());
+  ASSERT_TRUE(j.mark(id_n(2), kNow + 2, kNow).ok());
   auto first = j.take_journal();
   ASSERT_EQ(first.size(), 2u);
   EXPECT_EQ(first[1].id, id_n(2));
   EXPECT_EQ(first[1].expires_at, kNow + 2);
   EXPECT_TRUE(j.take_journal().empty());
-  j.mark(id_n(3), kNow + 3);
-  j.mark(id_n(4), kNow + 4);
-  j.mark(id_n(5), kNow + 5);
+  for (std::uint8_t n = 3; n <= 10; ++n) ASSERT_TRUE(j.mark(id_n(n), kNow + 100 + n, kNow + 3).ok());
+  EXPECT_FALSE(j.journal_overflowed());
+  // Later, the eight have expired and make room: a ninth mark since the last take cuts the journal.
+  ASSERT_TRUE(j.mark(id_n(11), kNow + 300, kNow + 200).ok());
   EXPECT_TRUE(j.journal_overflowed());  // write a snapshot instead
-  EXPECT_EQ(j.take_journal().size(), 2u);
+  EXPECT_EQ(j.take_journal().size(), 8u);
   EXPECT_FALSE(j.journal_overflowed());
 }
 
-// An inbox loop as a host runs it: wrap id before decrypting, rumor id after, both recorded.
+// An inbox loop as a host runs it: wrap id before decrypting, rumor id after, both recorded; a
+// public-check failure recorded nowhere, an opening failure in the cache.
+struct inbox {
+  memory_seen_store processed_ids;
+  memory_seen_store cache;
+  replay_guard guard;
+  int processed = 0, skipped_wrap = 0, skipped_rumor = 0, discarded = 0, ignored = 0, overloaded = 0, unwrap_calls = 0;
+  explicit inbox(std::size_t cap = kSeenCap, std::size_t cache_cap = kDiscardedCap)
+      : processed_ids(cap), cache(cache_cap, when_full::evict), guard(processed_ids, cache) {}
+
+  void ingest(const event& w, std::int64_t now) {
+    if (guard.known_wrap(w.id, now)) {
+      ++skipped_wrap;
+      return;
+    }
+    if (!guard.has_room(now)) {
+      ++overloaded;  // refused before decrypting: not recorded, polled again later
+      return;
+    }
+    ++unwrap_calls;
+    auto checked = check_wrap(w, bob().pub, now);
+    if (!checked) {
+      if (disposition_of(checked.code(), unwrap_stage::public_checks) == disposition::ignore) ++ignored;
+      return;
+    }
+    auto opened = unwrap_checked(w, [](const bytes32& peer) { return nip44::get_conversation_key(bob().sk, peer); },
+                                 bob().pub);
+    if (!opened) {
+      if (disposition_of(opened.code(), unwrap_stage::opening) == disposition::discard) {
+        guard.discarded(w.id, now);
+        ++discarded;
+      }
+      return;
+    }
+    if (guard.known_rumor(opened->rumor.id, now)) {
+      guard.discarded(w.id, now);  // remember this envelope too, so it is not reopened
+      ++skipped_rumor;
+      return;
+    }
+    if (!guard.processed(opened->rumor.id, w.id, now).ok()) {
+      ++overloaded;
+      return;
+    }
+    ++processed;
+  }
+};
+
 TEST(agx_replay_test, duplicates_are_dropped_exactly_once) {
   message_fields f;
   f.text = "invoice 1234";
@@ -124,45 +198,120 @@ TEST(agx_replay_test, duplicates_are_dropped_exactly_once) {
   ASSERT_NE(w1.id, w2.id);
   rng junk_rng{3};
   event junk = raw_wrap("junk", bob().pub, kNow - 5, agx_tags(bob().pub, kNow - 5), kPowBits, junk_rng);
+  event forged = w1;  // a copy of a real wrap's id over other content: fails the id check
+  forged.content[5] = forged.content[5] == 'A' ? 'B' : 'A';
 
-  memory_seen_store store;
-  replay_guard guard(store);
-  int processed = 0, skipped_wrap = 0, skipped_rumor = 0, discarded = 0, unwrap_calls = 0;
-  auto ingest = [&](const event& w, std::int64_t now) {
-    if (guard.known_wrap(w.id, now)) {
-      ++skipped_wrap;
-      return;
-    }
-    ++unwrap_calls;
-    auto opened = unwrap(w, bob().sk, now);
-    if (!opened) {
-      if (disposition_of(opened.code()) == disposition::discard) {
-        guard.discarded(w.id, now);
-        ++discarded;
-      }
-      return;
-    }
-    if (guard.known_rumor(opened->rumor.id, now)) {
-      guard.discarded(w.id, now);  // remember this envelope too, so it is not reopened
-      ++skipped_rumor;
-      return;
-    }
-    ++processed;
-    guard.processed(opened->rumor.id, w.id, now);
-  };
-  for (const event* w : {&w1, &w1, &w2, &w2, &junk, &junk, &w1}) ingest(*w, kNow + 1);
-  EXPECT_EQ(processed, 1);
-  EXPECT_EQ(skipped_rumor, 1);  // w2 opened once, then known by its rumor id
-  EXPECT_EQ(discarded, 1);      // the junk wrap opened once
-  EXPECT_EQ(skipped_wrap, 4);
-  EXPECT_EQ(unwrap_calls, 3);
+  inbox in;
+  for (const event* w : {&forged, &w1, &w1, &w2, &w2, &junk, &junk, &w1}) in.ingest(*w, kNow + 1);
+  EXPECT_EQ(in.processed, 1);  // the forged copy seen first did not hide the real one
+  EXPECT_EQ(in.ignored, 1);
+  EXPECT_EQ(in.skipped_rumor, 1);  // w2 opened once, then known by its rumor id
+  EXPECT_EQ(in.discarded, 1);      // the junk wrap opened once
+  EXPECT_EQ(in.skipped_wrap, 4);
+  EXPECT_EQ(in.unwrap_calls, 4);
+  EXPECT_EQ(in.processed_ids.size(), 2u);  // w1 and its rumor; the rest only in the cache
+  EXPECT_EQ(in.cache.size(), 2u);
 
   // The memory outlives the whole poll window, then lets go.
   std::int64_t later = kNow + 1 + kDefaultPollOverlap + kMaxWrapBackdate;
-  EXPECT_TRUE(guard.known_wrap(w1.id, later));
-  EXPECT_FALSE(guard.known_wrap(w1.id, kNow + 1 + kSeenRetention));
+  EXPECT_TRUE(in.guard.known_wrap(w1.id, later));
+  EXPECT_FALSE(in.guard.known_wrap(w1.id, kNow + 1 + kSeenRetention));
   // Malformed ids are never "known".
-  EXPECT_FALSE(guard.known_wrap("xyz", kNow));
+  EXPECT_FALSE(in.guard.known_wrap("xyz", kNow));
+}
+
+// Issue 16 item 2: a flood of junk beyond every cap never pushes a processed id out.
+TEST(agx_replay_test, a_junk_flood_cannot_undo_exactly_once) {
+  message_fields f;
+  f.text = "pay 10";
+  f.message_id = std::string(32, '5');
+  f.context_id = std::string(32, '6');
+  event rumor = *message_rumor(f, alice().pub, bob().pub, kNow);
+  rng r{21};
+  nip59::wrap_randomness rnd;
+  r.fill(rnd);
+  event real = *wrap_rumor(rumor, alice().sk, bob().pub, kNow, rnd);
+
+  inbox in(/*cap=*/64, /*cache_cap=*/8);
+  in.ingest(real, kNow);
+  ASSERT_EQ(in.processed, 1);
+  // Junk failing each public check (ids differ, so none is a replay), 10x the caps, later in time.
+  event base = real;
+  for (int i = 0; i < 640; ++i) {
+    event j = base;
+    j.id = hex::encode(id_n(static_cast<std::uint8_t>(i % 251)));
+    j.id[60] = "0123456789abcdef"[i % 16];
+    j.id[61] = "0123456789abcdef"[(i / 16) % 16];
+    j.id[62] = "0123456789abcdef"[(i / 256) % 16];
+    if (i % 3 == 0) j.tags.push_back({"p", bob().pub});  // two p tags
+    if (i % 3 == 1) j.sig[0] = j.sig[0] == 'f' ? 'e' : 'f';  // id mismatch / signature
+    if (i % 3 == 2) j.tags = {{"p", bob().pub}};          // no expiration
+    in.ingest(j, kNow + 1 + i);
+  }
+  // And junk that passes the public checks but does not open, beyond the cache's cap.
+  for (int i = 0; i < 20; ++i) in.ingest(raw_wrap("junk", bob().pub, kNow - 5, agx_tags(bob().pub, kNow - 5), kPowBits, r), kNow + 700);
+  EXPECT_EQ(in.ignored, 640);
+  EXPECT_EQ(in.discarded, 20);
+  EXPECT_EQ(in.processed_ids.size(), 2u);
+  EXPECT_EQ(in.processed_ids.evictions(), 0u);
+  EXPECT_LE(in.cache.size(), 8u);  // bounded
+  // The re-poll: the real wrap comes again and is a replay.
+  in.ingest(real, kNow + 800);
+  EXPECT_EQ(in.processed, 1);
+  EXPECT_EQ(in.skipped_wrap, 1);
+}
+
+TEST(agx_replay_test, a_full_store_refuses_new_work_until_ids_expire) {
+  inbox in(/*cap=*/4);
+  std::vector<event> wraps;
+  for (char c : {'a', 'b', 'c'}) {
+    message_fields f;
+    f.text = std::string("note ") + c;
+    f.message_id = std::string(32, c);
+    f.context_id = std::string(32, c);
+    rng r{static_cast<std::uint64_t>(c)};
+    nip59::wrap_randomness rnd;
+    r.fill(rnd);
+    wraps.push_back(*wrap_rumor(*message_rumor(f, alice().pub, bob().pub, kNow), alice().sk, bob().pub, kNow, rnd));
+  }
+  in.ingest(wraps[0], kNow);
+  in.ingest(wraps[1], kNow + 10);
+  in.ingest(wraps[2], kNow + 20);  // no room for two more ids: refused, nothing forgotten
+  EXPECT_EQ(in.processed, 2);
+  EXPECT_EQ(in.overloaded, 1);
+  EXPECT_FALSE(in.guard.known_wrap(wraps[2].id, kNow + 20));  // left for a later poll
+  EXPECT_TRUE(in.guard.known_wrap(wraps[0].id, kNow + 20));
+  // The direct mark is refused too, all or nothing.
+  EXPECT_EQ(in.guard.processed(std::string(64, 'e'), std::string(64, 'f'), kNow + 20).code(), errc::agx_overloaded);
+  EXPECT_FALSE(in.guard.known_rumor(std::string(64, 'e'), kNow + 20));
+  // Once the first event's ids expire, the refused one goes through.
+  in.ingest(wraps[2], kNow + kSeenRetention);
+  EXPECT_EQ(in.processed, 3);
+  EXPECT_TRUE(in.guard.known_wrap(wraps[1].id, kNow + kSeenRetention));
+}
+
+TEST(agx_replay_test, a_task_is_remembered_until_its_wrap_expires) {
+  memory_seen_store processed;
+  memory_seen_store cache(16, when_full::evict);
+  replay_guard guard(processed, cache);
+  std::string rumor(64, 'a'), wrap(64, 'b');
+  std::int64_t wrap_expires = kNow + kWrapTtl;
+  ASSERT_TRUE(guard.processed(rumor, wrap, kNow, wrap_expires).ok());
+  EXPECT_TRUE(guard.known_rumor(rumor, kNow + kSeenRetention + 1));
+  EXPECT_TRUE(guard.known_rumor(rumor, wrap_expires - 1));
+  EXPECT_FALSE(guard.known_rumor(rumor, wrap_expires));
+  // An until before now + retention never shortens the retention.
+  ASSERT_TRUE(guard.processed(std::string(64, 'c'), std::string(64, 'd'), kNow, kNow + 5).ok());
+  EXPECT_TRUE(guard.known_rumor(std::string(64, 'c'), kNow + kSeenRetention - 1));
+}
+
+TEST(agx_cursor_test, a_poll_overlap_reaching_past_the_retention_is_refused) {
+  EXPECT_TRUE(check_poll_overlap(0).ok());
+  EXPECT_TRUE(check_poll_overlap(kDefaultPollOverlap).ok());
+  EXPECT_TRUE(check_poll_overlap(kMaxPollOverlap).ok());
+  EXPECT_LT(kMaxPollOverlap + kMaxWrapBackdate, kSeenRetention);
+  EXPECT_EQ(check_poll_overlap(kMaxPollOverlap + 1).code(), errc::invalid_argument);
+  EXPECT_EQ(check_poll_overlap(-1).code(), errc::invalid_argument);
 }
 
 TEST(agx_replay_test, future_wrap_is_not_marked_and_is_processed_later) {
@@ -177,10 +326,11 @@ TEST(agx_replay_test, future_wrap_is_not_marked_and_is_processed_later) {
   event w = raw_wrap(to_json(seal), bob().pub, ahead, agx_tags(bob().pub, ahead), kPowBits, r);
 
   memory_seen_store store;
-  replay_guard guard(store);
+  memory_seen_store cache(16, when_full::evict);
+  replay_guard guard(store, cache);
   auto first = unwrap(w, bob().sk, kNow);
   ASSERT_EQ(first.code(), errc::agx_wrap_future);
-  ASSERT_EQ(disposition_of(first.code()), disposition::retry_later);
+  ASSERT_EQ(disposition_of(first.code(), unwrap_stage::public_checks), disposition::retry_later);
   EXPECT_FALSE(guard.known_wrap(w.id, kNow));
   EXPECT_TRUE(beyond_future_skew(w.created_at, kNow));
   EXPECT_FALSE(beyond_future_skew(w.created_at, ahead - kMaxFutureSkew));

@@ -96,6 +96,10 @@ TEST(conformance_test, nip_xx_envelope) {
     if (!env.ok()) r = env.err();
     else if (c.contains("kind")) r = nip_xx::check_envelope_for_kind(*env, static_cast<nip_xx::kind>(c["kind"].get<std::int64_t>()));
     EXPECT_EQ(verdict(r), c["expect"].get<std::string>()) << rule;
+    if (c.contains("recognized"))
+      EXPECT_EQ(nip_xx::looks_like_envelope(c["text"].get<std::string>(), static_cast<nip_xx::kind>(c["kind"].get<std::int64_t>())),
+                c["recognized"].get<bool>())
+          << "recognized: " << rule;
     if (c.contains("fields") && env.ok()) {
       for (const auto& [k, v] : c["fields"].items()) {
         const std::string* got = env->get(k);
@@ -120,6 +124,7 @@ TEST(conformance_test, nip_xx_reconciliation) {
       auto u = r.on_event(*e, s["plaintext"].get<std::string>());
       EXPECT_EQ(update_name(u.type), s["expect"]["type"].get<std::string>()) << "step " << i << ": " << rule << " / " << u.reason;
       if (s["expect"].contains("code")) EXPECT_EQ(errc_name(u.code), s["expect"]["code"].get<std::string>()) << "step " << i << ": " << rule;
+      if (s["expect"].contains("replaced")) EXPECT_EQ(u.replaced, s["expect"]["replaced"].get<bool>()) << "step " << i << ": " << rule;
       ++i;
     }
     const json& f = c["final"];

@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "event/event.hpp"
-#include "vectors_dir.hpp"
+#include "test_support.hpp"
 
 using namespace nostr;
 
@@ -22,7 +22,7 @@ const char* name_of(kind_class c) {
 }  // namespace
 
 TEST(kinds_test, nip01_ranges) {
-  auto v = test::repo_vector("kinds.json");
+  auto v = test::load_vector_json("kinds.json");
   ASSERT_FALSE(v.is_discarded());
   ASSERT_GE(v["cases"].size(), 20u);
   for (const auto& c : v["cases"])

@@ -7,7 +7,7 @@
 #include "crypto/secp256k1.hpp"
 #include "util/base64.hpp"
 #include "util/hex.hpp"
-#include "vectors_dir.hpp"
+#include "test_support.hpp"
 
 using namespace nostr;
 
@@ -18,7 +18,7 @@ bytes32 b32(const std::string& hex_text) { return *hex::decode32(hex_text); }
 }  // namespace
 
 TEST(nip04_test, shared_key_is_the_unhashed_x_both_ways) {
-  auto v = test::repo_vector("nip04.json");
+  auto v = test::load_vector_json("nip04.json");
   ASSERT_FALSE(v.is_discarded());
   bytes32 s = b32(v["sender_sk"]), r = b32(v["receiver_sk"]);
   EXPECT_EQ(hex::encode(*crypto::xonly_public_key(s)), v["sender_pk"].get<std::string>());
@@ -36,7 +36,7 @@ TEST(nip04_test, shared_key_is_the_unhashed_x_both_ways) {
 }
 
 TEST(nip04_test, the_vector_content_parses_into_blocks_and_iv) {
-  auto v = test::repo_vector("nip04.json");
+  auto v = test::load_vector_json("nip04.json");
   for (const auto& c : v["decrypt"]) {
     std::string content = c["content"];
     auto p = nip04::parse_payload(content);

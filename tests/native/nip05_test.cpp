@@ -3,12 +3,12 @@
 
 #include <gtest/gtest.h>
 
-#include "vectors_dir.hpp"
+#include "test_support.hpp"
 
 using namespace nostr;
 
 TEST(nip05_test, spec_identifier_url_and_responses) {
-  auto v = test::repo_vector("nip05.json");
+  auto v = test::load_vector_json("nip05.json");
   ASSERT_FALSE(v.is_discarded());
   auto a = nip05::parse(v["identifier"].get<std::string>());
   ASSERT_TRUE(a.ok());
@@ -33,7 +33,7 @@ TEST(nip05_test, spec_identifier_url_and_responses) {
 }
 
 TEST(nip05_test, nostr_tools_regex_cases) {
-  auto v = test::repo_vector("nip05.json")["regex"];
+  auto v = test::load_vector_json("nip05.json")["regex"];
   for (const auto& s : v["valid"]) EXPECT_TRUE(nip05::parse(s.get<std::string>()).ok()) << s;
   for (const auto& s : v["invalid"]) EXPECT_EQ(nip05::parse(s.get<std::string>()).code(), errc::nip05_invalid) << s;
   auto a = nip05::parse(v["groups"]["input"].get<std::string>());

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "vectors_dir.hpp"
+#include "test_support.hpp"
 
 using namespace nostr;
 using nlohmann::json;
@@ -29,7 +29,7 @@ std::vector<std::string> profile_keys(const nip10::thread& t) {
 }  // namespace
 
 TEST(nip10_test, the_text_tag_forms) {
-  auto v = test::repo_vector("nip10.json");
+  auto v = test::load_vector_json("nip10.json");
   ASSERT_FALSE(v.is_discarded());
   ASSERT_GE(v["spec"].size(), 9u);
   for (const auto& c : v["spec"]) {
@@ -64,7 +64,7 @@ TEST(nip10_test, the_text_tag_forms) {
 }
 
 TEST(nip10_test, nostr_tools_cases) {
-  auto v = test::repo_vector("nip10.json")["nostr_tools"]["cases"];
+  auto v = test::load_vector_json("nip10.json")["nostr_tools"]["cases"];
   ASSERT_EQ(v.size(), 5u);
   for (const auto& c : v) {
     SCOPED_TRACE(c["name"].get<std::string>());

@@ -1,4 +1,4 @@
-// NIP-19 and bech32: the spec's examples and nostr-tools' strings (../shared/vectors), BIP-173's
+// NIP-19 and bech32: the spec's examples and nostr-tools' strings (tests/vectors), BIP-173's
 // own examples for the generic layer, and every error code on malformed input.
 #include <gtest/gtest.h>
 

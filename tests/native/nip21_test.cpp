@@ -4,12 +4,12 @@
 #include <gtest/gtest.h>
 
 #include "util/hex.hpp"
-#include "vectors_dir.hpp"
+#include "test_support.hpp"
 
 using namespace nostr;
 
 TEST(nip21_test, spec_examples_decode) {
-  auto v = test::repo_vector("nip21.json");
+  auto v = test::load_vector_json("nip21.json");
   ASSERT_FALSE(v.is_discarded());
   ASSERT_EQ(v["examples"].size(), 4u);
   for (const auto& ex : v["examples"]) {
@@ -38,7 +38,7 @@ TEST(nip21_test, spec_examples_decode) {
 }
 
 TEST(nip21_test, nostr_tools_cases) {
-  auto v = test::repo_vector("nip21.json")["nostr_tools"];
+  auto v = test::load_vector_json("nip21.json")["nostr_tools"];
   for (const auto& s : v["valid"]) EXPECT_TRUE(nip21::parse(s.get<std::string>()).ok()) << s;
   for (const auto& s : v["invalid"]) EXPECT_FALSE(nip21::parse(s.get<std::string>()).ok()) << s;
   auto e = nip21::parse(v["parse"]["uri"].get<std::string>());

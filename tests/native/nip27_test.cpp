@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "util/hex.hpp"
-#include "vectors_dir.hpp"
+#include "test_support.hpp"
 
 using namespace nostr;
 using nlohmann::json;
@@ -52,7 +52,7 @@ void expect_blocks(const std::string& content, const tag_list& tags, const json&
 }  // namespace
 
 TEST(nip27_test, spec_example_mention) {
-  auto v = test::repo_vector("nip27.json");
+  auto v = test::load_vector_json("nip27.json");
   ASSERT_FALSE(v.is_discarded());
   const auto& ex = v["example"];
   expect_blocks(ex["event"]["content"].get<std::string>(), ex["event"]["tags"].get<tag_list>(), ex["blocks"]);
@@ -62,7 +62,7 @@ TEST(nip27_test, spec_example_mention) {
 }
 
 TEST(nip27_test, nostr_tools_cases) {
-  auto cases = test::repo_vector("nip27.json")["nostr_tools"]["cases"];
+  auto cases = test::load_vector_json("nip27.json")["nostr_tools"]["cases"];
   ASSERT_EQ(cases.size(), 4u);
   for (const auto& c : cases) {
     SCOPED_TRACE(c["name"].get<std::string>());

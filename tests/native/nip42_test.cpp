@@ -4,12 +4,12 @@
 #include <gtest/gtest.h>
 
 #include "crypto/secp256k1.hpp"
-#include "vectors_dir.hpp"
+#include "test_support.hpp"
 
 using namespace nostr;
 
 TEST(nip42_test, spec_auth_event) {
-  auto v = test::repo_vector("nip42.json");
+  auto v = test::load_vector_json("nip42.json");
   ASSERT_FALSE(v.is_discarded());
   const std::string relay_url = v["relay"], challenge = v["challenge"];
   auto t = relay::auth_template(relay_url, challenge, 1700000000);

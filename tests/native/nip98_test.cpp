@@ -6,7 +6,7 @@
 
 #include "crypto/secp256k1.hpp"
 #include "util/hex.hpp"
-#include "vectors_dir.hpp"
+#include "test_support.hpp"
 
 using namespace nostr;
 
@@ -28,7 +28,7 @@ event from_json(const nlohmann::json& j) { return *parse_event(j.dump()); }
 }  // namespace
 
 TEST(nip98_test, spec_example_event_and_header) {
-  auto v = test::repo_vector("nip98.json");
+  auto v = test::load_vector_json("nip98.json");
   ASSERT_FALSE(v.is_discarded());
   const std::string url = v["url"], method = v["method"];
   std::int64_t at = v["example_event"]["created_at"].get<std::int64_t>();

@@ -137,11 +137,54 @@ TEST(nip_xx_client_run_test, envelope_text_is_unwrapped) {
   EXPECT_EQ(*thinking.thinking, "Looking up");
   run.on_event(run_event(kind::delta, 10, "2"), delta("event=delta|phase=update|text=Hello%20world|ts=1", 1));
   EXPECT_EQ(run.text(), "Hello world");
-  EXPECT_EQ(run.on_event(run_event(kind::delta, 10, "3"), delta("event=delta|phase=update|ts=1", 2)).code,
-            errc::xx_invalid_schema);
   run.on_event(run_event(kind::response, 11, "4"),
                R"({"ver":1,"text":"event=final|phase=end|text=Here%20it%20is|ts=2"})");
   EXPECT_EQ(run.terminal()->response->text, "Here it is");
+}
+
+// Text that starts with "event=" but is no whole envelope of the kind is plain text: applied as it
+// is, never INVALID_SCHEMA (it used to be, and a run of an agent's ordinary text never settled).
+TEST(nip_xx_client_run_test, text_starting_with_event_is_plain_text) {
+  client_run run(kPrompt, kAgent, kClient);
+  auto first = run.on_event(run_event(kind::delta, 10, "1"), delta("event=click fired; ", 0));
+  EXPECT_EQ(first.type, update_kind::delta) << first.reason;
+  EXPECT_EQ(run.on_event(run_event(kind::delta, 10, "2"), delta("event=delta|phase=update|ts=1", 1)).type,
+            update_kind::delta);
+  EXPECT_EQ(run.text(), "event=click fired; event=delta|phase=update|ts=1");
+  auto tool = run.on_event(run_event(kind::tool_call, 10, "3"), R"({"ver":1,"text":"event=tool|phase=start"})");
+  EXPECT_EQ(tool.type, update_kind::tool_call) << tool.reason;
+  EXPECT_EQ(*tool.tool_call->text, "event=tool|phase=start");
+  auto final = run.on_event(run_event(kind::response, 11, "4"), R"({"ver":1,"text":"event=final|phase=end|text=x"})");
+  EXPECT_EQ(final.type, update_kind::terminal) << final.reason;
+  EXPECT_EQ(run.terminal()->response->text, "event=final|phase=end|text=x");
+}
+
+// The run settles a grace period after its first terminal (not at it): a newer terminal arriving
+// within it replaces the first, and says which one it replaced; the deadline does not move.
+TEST(nip_xx_client_run_test, settles_a_grace_period_after_the_first_terminal) {
+  client_run run(kPrompt, kAgent, kClient);
+  EXPECT_EQ(run.terminal_grace_ms(), default_terminal_grace_ms);
+  EXPECT_FALSE(run.settle_at_ms().has_value());
+  run.on_event(run_event(kind::delta, 10, "1"), delta("partial", 0), 1000);
+  EXPECT_FALSE(run.settle_at_ms().has_value());
+  // Oldest first: a response, then (created_at one second later) an error.
+  auto older = run.on_event(run_event(kind::response, 20, "5"), R"({"ver":1,"text":"first"})", 5000);
+  EXPECT_EQ(older.type, update_kind::terminal);
+  EXPECT_FALSE(older.replaced);
+  EXPECT_EQ(*run.settle_at_ms(), 5000 + default_terminal_grace_ms);
+  auto newer = run.on_event(run_event(kind::error, 21, "6"), R"({"ver":1,"code":"CANCELLED","message":"c"})", 5400);
+  EXPECT_EQ(newer.type, update_kind::terminal);
+  EXPECT_TRUE(newer.replaced);
+  EXPECT_EQ(newer.replaced_id, run_event(kind::response, 20, "5").id);
+  EXPECT_EQ(run.terminal()->error->code, "CANCELLED");
+  EXPECT_EQ(*run.settle_at_ms(), 5000 + default_terminal_grace_ms);  // from the first terminal
+  client_run at_once(kPrompt, kAgent, kClient, 0);
+  at_once.on_event(run_event(kind::response, 20, "5"), R"({"ver":1,"text":"first"})", 7000);
+  EXPECT_EQ(*at_once.settle_at_ms(), 7000);
+  // A rejected terminal starts no grace.
+  client_run broken(kPrompt, kAgent, kClient);
+  EXPECT_EQ(broken.on_event(run_event(kind::response, 20, "5"), "not json", 1).type, update_kind::rejected);
+  EXPECT_FALSE(broken.settle_at_ms().has_value());
 }
 
 TEST(nip_xx_client_run_test, session_default_and_tags) {

@@ -129,3 +129,14 @@ TEST(nip_xx_payload_test, validate_payload_dispatches_by_kind) {
   EXPECT_EQ(validate_payload(25803, R"({"ver":1})").code(), errc::xx_invalid_schema);
   EXPECT_EQ(validate_payload(1, R"({"ver":1})").code(), errc::invalid_argument);
 }
+
+// The privacy-first rumor's content: the payload itself (a JSON object), or NIP-44 ciphertext
+// (base64, which never holds '{') from a peer that encrypts the rumor too.
+TEST(nip_xx_payload_test, rumor_content_form) {
+  EXPECT_TRUE(rumor_content_is_payload(R"({"ver":1,"message":"hi"})"));
+  EXPECT_TRUE(rumor_content_is_payload(" \n\t{\"ver\":1}"));
+  EXPECT_FALSE(rumor_content_is_payload("AgH0b2xkIHRleHQ="));  // a NIP-44 v2 payload starts with "A"
+  EXPECT_FALSE(rumor_content_is_payload(""));
+  EXPECT_FALSE(rumor_content_is_payload("[1]"));
+  EXPECT_FALSE(rumor_content_is_payload("not json {"));
+}

@@ -1,11 +1,13 @@
 // Our SHA-256, HMAC-SHA256 and HKDF (src/crypto/hash.cpp on sha256_compress.c) against
 // libsodium's, which is still linked (NIP-44's ChaCha20 and compare): every length across the
 // block and padding boundaries, streaming in every split, HMAC keys shorter and longer than a
-// block, HKDF against an HMAC chain written out from RFC 5869.
+// block, HKDF against an HMAC chain written out from RFC 5869 and against libsodium's own HKDF
+// (crypto_kdf_hkdf_sha256, new in libsodium 1.0.19), with RFC 5869's test case 1.
 #include <gtest/gtest.h>
 
 #include <sodium/crypto_auth_hmacsha256.h>
 #include <sodium/crypto_hash_sha256.h>
+#include <sodium/crypto_kdf_hkdf_sha256.h>
 
 #include <vector>
 
@@ -132,6 +134,41 @@ TEST(sha256_test, hkdf_expand_is_the_rfc5869_hmac_chain) {
       }
       want.resize(out_len);
       ASSERT_EQ(got, want) << info_len << " " << out_len;
+    }
+  }
+}
+
+TEST(sha256_test, hkdf_matches_libsodium_hkdf_and_rfc5869_case_1) {
+  // RFC 5869 A.1: IKM = 22 x 0x0b, salt = 00..0c, info = f0..f9, L = 42.
+  std::vector<std::uint8_t> ikm(22, 0x0b), salt, info;
+  for (std::uint8_t i = 0; i <= 0x0c; ++i) salt.push_back(i);
+  for (std::uint8_t i = 0xf0; i <= 0xf9; ++i) info.push_back(i);
+  const bytes32 prk = crypto::hkdf_extract(salt.data(), salt.size(), ikm.data(), ikm.size());
+  EXPECT_EQ(hex::encode(prk), "077709362c2e32df0ddc3f0dc47bba6390b6c73bb50f9c3122ec844ad7c2b3e5");
+  std::vector<std::uint8_t> okm(42);
+  crypto::hkdf_expand(prk, info.data(), info.size(), okm.data(), okm.size());
+  EXPECT_EQ(hex::encode(okm.data(), okm.size()),
+            "3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865");
+
+  // Every salt, key and output length around the block and hash sizes, against libsodium's HKDF
+  // (NIP-44's own use: salt "nip44-v2", info = the nonce, L = 76).
+  for (std::size_t salt_len : {0u, 8u, 32u, 64u, 65u, 100u}) {
+    for (std::size_t ikm_len : {0u, 1u, 32u, 64u, 65u}) {
+      auto s = pattern(salt_len, static_cast<std::uint32_t>(salt_len + 11));
+      auto k = pattern(ikm_len, static_cast<std::uint32_t>(ikm_len + 17));
+      bytes32 want_prk{};
+      ASSERT_EQ(crypto_kdf_hkdf_sha256_extract(want_prk.data(), ptr(s), s.size(), ptr(k), k.size()), 0);
+      const bytes32 got_prk = crypto::hkdf_extract(s.data(), s.size(), k.data(), k.size());
+      ASSERT_EQ(got_prk, want_prk) << salt_len << " " << ikm_len;
+      for (std::size_t out_len : {1u, 31u, 32u, 33u, 76u, 255u * 32u}) {
+        auto ctx = pattern(out_len % 40, static_cast<std::uint32_t>(out_len));
+        std::vector<std::uint8_t> want(out_len), got(out_len);
+        ASSERT_EQ(crypto_kdf_hkdf_sha256_expand(want.data(), want.size(), reinterpret_cast<const char*>(ptr(ctx)),
+                                                ctx.size(), want_prk.data()),
+                  0);
+        crypto::hkdf_expand(got_prk, ctx.data(), ctx.size(), got.data(), got.size());
+        ASSERT_EQ(got, want) << salt_len << " " << ikm_len << " " << out_len;
+      }
     }
   }
 }

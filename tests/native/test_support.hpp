@@ -1,4 +1,4 @@
-// Shared helpers for the native tests: reading the third-party vectors in ../shared/vectors.
+// Shared helpers for the native tests: reading the third-party vectors in tests/vectors (NOSTR_VECTORS_DIR).
 #pragma once
 #include <fstream>
 #include <sstream>

@@ -1,14 +1,13 @@
 // Searches what tests/support/secrets-capture.mjs collected during the JS suite for the secret
-// keys the suite uses from the shared vectors (NIP-44 sec1/sec2 and conversation keys, BIP-340
+// keys the suite uses from the vectors in tests/vectors (NIP-44 sec1/sec2 and conversation keys, BIP-340
 // secret keys, the NIP-59 and NIP-17 example keys), as hex in either case and as nsec. Exits 1
 // and names each leak. Low-entropy keys (like 00...03) are skipped: they match ids and counters.
 //   node tests/support/secrets-check.mjs <log dir>
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { nostr } from '../js/helpers.js';
+import { nostr, vectorsDir as vectors } from '../js/helpers.js';
 
 const dir = process.argv[2];
-const vectors = new URL('../../../shared/vectors/', import.meta.url);
 const secrets = new Map(); // hex -> where from
 const addHex = (hex, from) => {
   if (typeof hex === 'string' && /^[0-9a-fA-F]{64}$/.test(hex) && new Set(hex.toLowerCase()).size >= 8) secrets.set(hex.toLowerCase(), from);
@@ -27,11 +26,10 @@ function walk(v, path) {
   }
 }
 for (const f of ['nip44.vectors.json', 'nips-spec-examples.json']) {
-  const p = new URL(f, vectors);
-  if (existsSync(p)) walk(JSON.parse(readFileSync(p, 'utf8')), f);
+  walk(JSON.parse(readFileSync(new URL(f, vectors), 'utf8')), f);
 }
 const csv = new URL('bip340-test-vectors.csv', vectors);
-if (existsSync(csv)) for (const line of readFileSync(csv, 'utf8').split('\n').slice(1)) addHex(line.split(',')[1], 'bip340');
+for (const line of readFileSync(csv, 'utf8').split('\n').slice(1)) addHex(line.split(',')[1], 'bip340');
 
 const needles = [];
 for (const [hex, from] of secrets) {

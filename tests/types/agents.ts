@@ -1,6 +1,6 @@
 // Type-checked (never run) use of the NIP-XX client and agent runtime.
 import * as nostr from 'nostr-agents';
-import { AgentError, RelayPool, LocalSigner, discover, prompt, serveAgent, fetchSessionRuns, fetchSessions, CANCEL_RACE_GRACE, type AgentRunUpdate, type HandlerContext, type RunStore, type Signer } from 'nostr-agents';
+import { AgentError, RelayPool, LocalSigner, discover, prompt, serveAgent, fetchSessionRuns, fetchSessions, CANCEL_RACE_GRACE, TERMINAL_GRACE, type AgentRunUpdate, type HandlerContext, type RunStore, type Signer } from 'nostr-agents';
 
 async function main(): Promise<void> {
   await nostr.init();
@@ -18,7 +18,8 @@ async function main(): Promise<void> {
       yield { type: 'status', state: 'thinking', progress: 5 };
       yield { type: 'tool_call', name: 'calc', phase: 'start', arguments: { expr: '1+1' } };
       if (ctx.signal.aborted) return;
-      yield `echo: ${ctx.message} (${ctx.model ?? 'default'}, ${ctx.session})`;
+      const fallbacks: string[] = ctx.fallbackModels;
+      yield `echo: ${ctx.message} (${ctx.model ?? fallbacks[0] ?? 'default'}, ${ctx.session})`;
       yield { type: 'usage', input_tokens: 1, output_tokens: 2 };
     },
   });
@@ -34,7 +35,7 @@ async function main(): Promise<void> {
     if (update.type === 'delta') console.log(update.text, update.degraded);
     else if (update.type === 'status') console.log(update.state, update.progress);
     else if (update.type === 'tool_call') console.log(update.name, update.phase);
-    else if (update.type === 'terminal' && update.ok) console.log(update.text, update.usage?.output_tokens);
+    else if (update.type === 'terminal' && update.ok) console.log(update.text, update.usage?.output_tokens, update.replaced, update.replacedEventId);
     else if (update.type === 'terminal') console.log(update.error.code);
   }
   const sent: boolean = await run.cancel('user_cancel');
@@ -54,6 +55,15 @@ async function main(): Promise<void> {
   const again: nostr.Run = await nostr.resumeRun({ pool, signer: new nostr.Nip07Signer(), store, id: runs[0].id });
   for await (const u of again) if (u.type === 'store_error') console.log(u.error.code);
   console.log(stored.message, runs[0].terminal?.ok, stores.length, profile, runs[0].privacy);
+  // The core's machines.
+  const machine = new nostr.nipxx.ClientRun({ promptId: '1'.repeat(64), agentPubkey: pk, clientPubkey: '2'.repeat(64), terminalGrace: 0 });
+  const u = machine.onEvent(event!, '{"ver":1,"text":"x"}', Date.now());
+  const settleAt: number | null = machine.settleAt;
+  if (u.type === 'terminal' && u.replaced) console.log(u.replacedId, settleAt, machine.terminalGrace);
+  const plain: boolean = nostr.nipxx.rumorContentIsPayload('{"ver":1}');
+  const out = new nostr.nipxx.AgentRun({ promptId: '1'.repeat(64), clientPubkey: '2'.repeat(64) }).delta('event=x', { now: 1 });
+  console.log(plain, out.plaintext);
+  machine.dispose();
   await agent.stop();
   await pool.close();
 }
@@ -68,5 +78,5 @@ export async function sessionDiscovery(pool: RelayPool, signer: Signer, agent: s
   const sessions = await fetchSessions({ pool, signer, store });
   const title: string = sessions[0].title;
   void title;
-  return runs.length + CANCEL_RACE_GRACE;
+  return runs.length + CANCEL_RACE_GRACE + TERMINAL_GRACE;
 }

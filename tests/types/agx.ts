@@ -105,6 +105,10 @@ export async function exactlyOnceAndLimits(signer: import('nostr-agents').Signer
   const recs: agx.AgxTaskRecord[] = loaded.tasks ?? [];
   const s: agx.AgxTaskStats = c.taskStats;
   const n: number = s.reruns + s.republished + s.duplicateResults + s.rejected['rate-limited'] + s.rejected.overloaded + store.taskCount;
+  const rs: agx.AgxReplayStats = c.replayStats;
+  const full: number = rs.processed + rs.cap + rs.cached + rs.overloaded + new agx.MemorySeenStore({ cap: 1000 }).sentTaskCount;
+  const r: agx.AgxIngestResult = 'invalid';
+  const bounded = new agx.AgxClient({ signer, pool, maxSeen: 1000, pollOverlap: 600 });
   const gate = new agx.TaskGate<string>({ perPeerRate: null });
   const v: agx.TaskGateVerdict = gate.offer('ab'.repeat(32), 0, 'job');
   const next: { peer: string; job: string } | null = gate.release('ab'.repeat(32));
@@ -115,7 +119,7 @@ export async function exactlyOnceAndLimits(signer: import('nostr-agents').Signer
     const e = err as { code: string; rejected?: 'rate-limited' | 'overloaded'; retryAfter?: number };
     void e;
   }
-  void [recs, n, v, next, d];
+  void [recs, n, v, next, d, full, r, bounded];
 }
 
 // AgxRequester: the requesting side alone (an AgxClient is one).

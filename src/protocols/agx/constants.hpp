@@ -35,6 +35,13 @@ constexpr std::int64_t kDefaultPollOverlap = 120;
 // margin for a briefly held cursor (reference DEFAULT_SEEN_RETENTION_SEC).
 constexpr std::int64_t kSeenRetention = 3 * 24 * 60 * 60;
 static_assert(kSeenRetention > kDefaultPollOverlap + kMaxWrapBackdate, "SPEC.md: retain ids beyond the window");
+// The largest poll overlap that keeps every id retained beyond the window it can be fetched in
+// (a larger one is refused: check_poll_overlap).
+constexpr std::int64_t kMaxPollOverlap = kSeenRetention - kMaxWrapBackdate - 1;
+// Replay memory bounds: processed ids (never forgotten before their expiry; a full store refuses
+// new work) and the cache of discarded wraps (evicting). About 150 bytes an entry.
+constexpr std::size_t kSeenCap = 200000;
+constexpr std::size_t kDiscardedCap = 50000;
 
 // SPEC.md "Message size": the largest serialized rumor whose worst-case wrap fits a default
 // (65536-byte) relay; derived in size.hpp and pinned there by a test.

@@ -5,8 +5,10 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <string>
 
 #include "protocols/agx/constants.hpp"
+#include "util/result.hpp"
 
 namespace nostr::agx {
 
@@ -39,6 +41,16 @@ class inbox_cursor {
   std::int64_t cursor_;
   std::int64_t overlap_;
 };
+
+// A poll overlap (seconds) is usable when the window it makes (overlap + kMaxWrapBackdate) stays
+// inside the replay retention: an id is then always remembered for as long as a poll can fetch its
+// wrap again. INVALID_ARGUMENT otherwise (negative, or above kMaxPollOverlap).
+[[nodiscard]] inline result<void> check_poll_overlap(std::int64_t overlap) {
+  if (overlap < 0 || overlap > kMaxPollOverlap)
+    return make_error(errc::invalid_argument, "pollOverlap must be 0 to " + std::to_string(kMaxPollOverlap) +
+                                                  " s: the poll window (overlap + 172800 s) must stay inside the 259200 s replay retention");
+  return {};
+}
 
 // An event dated this far ahead is skipped without being marked seen; it is polled again once it
 // is no longer ahead (SPEC.md "Cursor advance").

@@ -10,6 +10,11 @@
 namespace nostr::agx {
 namespace {
 
+std::int64_t expiration_of(const event& wrap) {
+  auto exp = nip40::get_expiration(wrap.tags);
+  return exp && *exp ? **exp : 0;
+}
+
 result<void> check_rumor_kind(const event& rumor) {
   if (rumor.kind != kMessageKind && rumor.kind != kReceiptKind)
     return make_error(errc::agx_rumor_kind, "rumor kind is not 3838 or 3839");
@@ -79,12 +84,12 @@ result<opened_wrap> open_rumor_json(const event& wrap, const event& seal, std::s
   out.rumor = std::move(*rumor);
   out.wrap_id = wrap.id;
   out.wrap_created_at = wrap.created_at;
+  out.wrap_expires_at = expiration_of(wrap);
   return out;
 }
 
-result<opened_wrap> unwrap(const event& wrap, const nip59::conversation_key_fn& conversation_key,
-                           std::string_view me_hex, std::int64_t now) {
-  NOSTR_TRY(check_wrap(wrap, me_hex, now));
+result<opened_wrap> unwrap_checked(const event& wrap, const nip59::conversation_key_fn& conversation_key,
+                                   std::string_view me_hex) {
   nip59::unwrap_options opts;
   opts.require_recipient_tag = true;
   auto u = nip59::unwrap(wrap, conversation_key, me_hex, opts);
@@ -95,7 +100,14 @@ result<opened_wrap> unwrap(const event& wrap, const nip59::conversation_key_fn& 
   out.rumor = std::move(u->rumor);
   out.wrap_id = wrap.id;
   out.wrap_created_at = wrap.created_at;
+  out.wrap_expires_at = expiration_of(wrap);
   return out;
+}
+
+result<opened_wrap> unwrap(const event& wrap, const nip59::conversation_key_fn& conversation_key,
+                           std::string_view me_hex, std::int64_t now) {
+  NOSTR_TRY(check_wrap(wrap, me_hex, now));
+  return unwrap_checked(wrap, conversation_key, me_hex);
 }
 
 result<opened_wrap> unwrap(const event& wrap, const bytes32& recipient_sk, std::int64_t now) {
@@ -106,7 +118,7 @@ result<opened_wrap> unwrap(const event& wrap, const bytes32& recipient_sk, std::
       wrap, [&](const bytes32& peer) { return nip44::get_conversation_key(recipient_sk, peer); }, me, now);
 }
 
-disposition disposition_of(errc code) {
+disposition disposition_of(errc code, unwrap_stage stage) {
   switch (code) {
     case errc::agx_wrap_future:   // re-polled once it is no longer ahead
     case errc::invalid_secret_key:  // our key, not the wrap
@@ -114,7 +126,7 @@ disposition disposition_of(errc code) {
     case errc::internal:
       return disposition::retry_later;
     default:
-      return disposition::discard;
+      return stage == unwrap_stage::public_checks ? disposition::ignore : disposition::discard;
   }
 }
 

@@ -27,6 +27,7 @@ struct opened_wrap {
   event rumor;       // kind 3838 or 3839, id checked; rumor.id is the message identity
   std::string wrap_id;
   std::int64_t wrap_created_at = 0;  // backdated; what an inbox cursor is measured against
+  std::int64_t wrap_expires_at = 0;  // its NIP-40 expiration: no poll can fetch it after that
 };
 
 // The public checks (everything before decryption). me_hex: our pubkey, 64 lowercase hex.
@@ -53,9 +54,18 @@ result<opened_wrap> unwrap(const event& wrap, const bytes32& recipient_sk, std::
 
 // What the inbox does with a wrap after an unwrap error (SPEC.md "Signing", "Cursor advance").
 enum class disposition {
-  discard,      // peer input that does not check out: record the wrap id, never retry
+  ignore,       // it failed a public check: not recorded at all (its id binds no signed content,
+                // and junk must never take the place of processed ids), checked again if seen again
+  discard,      // it passed the public checks and then did not check out: its id may be cached
+                // (seen_store.hpp), never retried
   retry_later,  // future-dated, or a local fault (bad key, misuse): leave it unseen, poll again
 };
-disposition disposition_of(errc code);
+// Where the error came from: check_wrap (the public checks), or opening what passed them.
+enum class unwrap_stage { public_checks, opening };
+disposition disposition_of(errc code, unwrap_stage stage);
+
+// unwrap after check_wrap passed (the public checks are not repeated).
+result<opened_wrap> unwrap_checked(const event& wrap, const nip59::conversation_key_fn& conversation_key,
+                                   std::string_view me_hex);
 
 }  // namespace nostr::agx

@@ -6,6 +6,9 @@
 namespace nostr::nip_xx {
 namespace {
 
+// Seconds a client is told to wait when every run slot is taken.
+constexpr std::int64_t kBusyRetryAfter = 5;
+
 rejection reject(errc code, std::string message, std::optional<std::int64_t> retry_after = std::nullopt) {
   return rejection{code, std::move(message), retry_after};
 }
@@ -71,25 +74,26 @@ std::variant<admitted_prompt, rejection> agent_admission::admit(const event& pro
   out.sender = prompt.pubkey;
   out.session = session_of(tags, prompt.pubkey);
 
-  // Model: the requested one must be advertised; otherwise the first advertised fallback.
+  // Model ("Model and schema negotiation"): a requested model MUST be in supported_models, else
+  // UNSUPPORTED_MODEL and no execution; fallback_models does not lift that MUST (the seed gives no
+  // field that asks for a substitute of an unsupported model). Without a model, default_model.
+  // fallback_models are kept (the supported ones) as the client's alternatives should the model
+  // be unavailable at run time, the case MODEL_UNAVAILABLE ("Requested model/provider unavailable")
+  // names; the handler decides whether to use them.
   auto supported = [&](const std::string& m) {
     if (info.supported_models) return contains(*info.supported_models, m);
     return info.default_model && *info.default_model == m;
   };
   if (payload->model) {
-    if (supported(*payload->model)) {
-      out.model = payload->model;
-    } else if (payload->fallback_models) {
-      for (const auto& m : *payload->fallback_models)
-        if (supported(m)) {
-          out.model = m;
-          break;
-        }
-    }
-    if (!out.model) return reject(errc::xx_unsupported_model, "model " + *payload->model + " is not supported");
+    if (!supported(*payload->model))
+      return reject(errc::xx_unsupported_model, "model " + *payload->model + " is not supported");
+    out.model = payload->model;
   } else {
     out.model = info.default_model;
   }
+  if (payload->fallback_models)
+    for (const auto& m : *payload->fallback_models)
+      if (supported(m) && m != out.model && !contains(out.fallback_models, m)) out.fallback_models.push_back(m);
 
   // Tool schema version: the requested one exactly, else the advertised one.
   std::int64_t ours = info.tool_schema_version.value_or(1);
@@ -98,6 +102,11 @@ std::variant<admitted_prompt, rejection> agent_admission::admit(const event& pro
                   "tool_schema_version " + std::to_string(*payload->tool_schema_version) + " is not supported (" +
                       std::to_string(ours) + " is)");
   out.tool_schema_version = ours;
+
+  // Concurrency: the runs in progress, in all ("Security and abuse controls": throttling is RATE_LIMIT).
+  if (config_.max_concurrent > 0 && running_ >= config_.max_concurrent)
+    return reject(errc::xx_rate_limit, "the agent is busy: " + std::to_string(running_) + " runs in progress; retry later",
+                  kBusyRetryAfter);
 
   // Session turns are counted per (sender, session): another sender cannot use up someone's session.
   if (config_.max_session_turns) {
@@ -112,6 +121,7 @@ std::variant<admitted_prompt, rejection> agent_admission::admit(const event& pro
     ++it->second;
   }
   out.prompt = std::move(*payload);
+  ++running_;
   return out;
 }
 

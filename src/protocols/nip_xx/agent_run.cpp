@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "protocols/nip_xx/envelope.hpp"
 #include "protocols/nip_xx/tags.hpp"
 
 namespace nostr::nip_xx {
@@ -33,9 +34,9 @@ result<outgoing> agent_run::status(const std::string& state, std::optional<std::
   return outgoing{kind::status, tags(), to_json(p)};
 }
 
-result<outgoing> agent_run::delta(const std::string& text, std::optional<std::int64_t> timestamp) {
+result<outgoing> agent_run::delta(const std::string& text, std::optional<std::int64_t> timestamp, std::int64_t now) {
   NOSTR_TRY(open());
-  delta_payload p{text, seq_, timestamp};
+  delta_payload p{text_for_wire(kind::delta, text, timestamp.value_or(now)), seq_, timestamp};
   ++seq_;
   return outgoing{kind::delta, tags(), to_json(p)};
 }
@@ -55,11 +56,11 @@ result<outgoing> agent_run::tool_call(tool_call_payload call) {
 }
 
 result<outgoing> agent_run::respond(const std::string& text, std::optional<usage_info> usage,
-                                    std::optional<std::int64_t> timestamp) {
+                                    std::optional<std::int64_t> timestamp, std::int64_t now) {
   NOSTR_TRY(open());
   if (text.empty() && seq_ == 0) return fail(errc::xx_empty_response, "the agent produced no response");
   finished_ = true;
-  response_payload p{text, timestamp, usage};
+  response_payload p{text_for_wire(kind::response, text, timestamp.value_or(now)), timestamp, usage};
   return outgoing{kind::response, tags(), to_json(p)};
 }
 

@@ -28,13 +28,16 @@ class agent_run {
 
   result<outgoing> status(const std::string& state, std::optional<std::int64_t> progress = std::nullopt,
                           std::optional<std::string> info = std::nullopt);
-  result<outgoing> delta(const std::string& text, std::optional<std::int64_t> timestamp = std::nullopt);
+  // Text is sent so that the client reads it back exactly (text_for_wire: a text that would read
+  // as a compatibility envelope travels inside one, with ts = timestamp, else now, in seconds).
+  result<outgoing> delta(const std::string& text, std::optional<std::int64_t> timestamp = std::nullopt,
+                         std::int64_t now = 0);
   // A tool the agent does not advertise in tool_names is UNSUPPORTED_FEATURE (the caller ends
   // the run with it).
   result<outgoing> tool_call(tool_call_payload call);
   // Terminal success. With no text and no delta ever sent, the run ends in EMPTY_RESPONSE instead.
   result<outgoing> respond(const std::string& text, std::optional<usage_info> usage = std::nullopt,
-                           std::optional<std::int64_t> timestamp = std::nullopt);
+                           std::optional<std::int64_t> timestamp = std::nullopt, std::int64_t now = 0);
   // Terminal failure with a protocol error code (errc xx_*).
   result<outgoing> fail(errc code, const std::string& message, std::optional<std::int64_t> retry_after = std::nullopt,
                         std::optional<json> details = std::nullopt);

@@ -24,10 +24,9 @@ run_update rejected(const error& err) {
 }  // namespace
 
 result<text_view> visible_text(kind k, const std::string& text) {
-  if (!looks_like_envelope(text)) return text_view{text, false};
+  if (!looks_like_envelope(text, k)) return text_view{text, false};
   auto env = parse_envelope(text);
-  if (!env) return env.err();
-  NOSTR_TRY(check_envelope_for_kind(*env, k));
+  if (!env) return env.err();  // cannot happen: looks_like_envelope parsed it
   text_view v;
   const std::string* body = env->get("text");
   if (!body) body = env->get("block");
@@ -37,10 +36,19 @@ result<text_view> visible_text(kind k, const std::string& text) {
   return v;
 }
 
-client_run::client_run(std::string prompt_id, std::string agent_pubkey, std::string client_pubkey)
-    : prompt_id_(std::move(prompt_id)), agent_(std::move(agent_pubkey)), client_(std::move(client_pubkey)) {}
+client_run::client_run(std::string prompt_id, std::string agent_pubkey, std::string client_pubkey,
+                       std::int64_t terminal_grace_ms)
+    : prompt_id_(std::move(prompt_id)),
+      agent_(std::move(agent_pubkey)),
+      client_(std::move(client_pubkey)),
+      terminal_grace_ms_(terminal_grace_ms < 0 ? 0 : terminal_grace_ms) {}
 
-run_update client_run::on_event(const event& e, std::string_view plaintext) {
+std::optional<std::int64_t> client_run::settle_at_ms() const {
+  if (!first_terminal_at_ms_) return std::nullopt;
+  return *first_terminal_at_ms_ + terminal_grace_ms_;
+}
+
+run_update client_run::on_event(const event& e, std::string_view plaintext, std::int64_t now_ms) {
   auto k = kind_from(e.kind);
   if (!k || !is_run_event(*k)) return ignored("not an agent run event kind");
   if (e.pubkey != agent_) return ignored("author is not the agent");
@@ -56,7 +64,11 @@ run_update client_run::on_event(const event& e, std::string_view plaintext) {
   if (tags->root != prompt_id_) return ignored("e root is not this run's prompt");
   seen_ids_.insert(e.id);
 
-  if (is_terminal(*k)) return on_terminal(e, plaintext);
+  if (is_terminal(*k)) {
+    run_update u = on_terminal(e, plaintext);
+    if (u.type == update_kind::terminal && !first_terminal_at_ms_) first_terminal_at_ms_ = now_ms;
+    return u;
+  }
   if (terminal_) return ignored("run already has a terminal");
 
   switch (*k) {
@@ -81,12 +93,7 @@ run_update client_run::on_event(const event& e, std::string_view plaintext) {
         return rejected(make_error(errc::xx_invalid_schema, "tool tag disagrees with the payload name"));
       if (tags->phase && t->phase && *tags->phase != *t->phase)
         return rejected(make_error(errc::xx_invalid_schema, "phase tag disagrees with the payload phase"));
-      if (t->text && looks_like_envelope(*t->text)) {
-        auto env = parse_envelope(*t->text);
-        if (!env) return rejected(env.err());
-        auto ok = check_envelope_for_kind(*env, kind::tool_call);
-        if (!ok) return rejected(ok.err());
-      }
+      // A `text` that is not an envelope is plain tool telemetry text (looks_like_envelope).
       run_update u;
       u.type = update_kind::tool_call;
       u.tool_call = std::move(*t);
@@ -160,6 +167,7 @@ run_update client_run::on_terminal(const event& e, std::string_view plaintext) {
                                                        : t.event_id > terminal_->event_id;
     if (!newer) return ignored("an equal or newer terminal was already accepted");
     u.replaced = true;
+    u.replaced_id = terminal_->event_id;
   }
   terminal_ = std::move(t);
   return u;

@@ -8,7 +8,10 @@
 // - a seq that contradicts another (same seq with other text, seq order against created_at order,
 //   or a run mixing deltas with and without seq) is INVALID_SEQUENCE and is not applied;
 // - nothing but a newer terminal is applied after a terminal; of several terminals the one with
-//   the highest (created_at, id) wins;
+//   the highest (created_at, id) wins ("clients MUST keep only the terminal event with the highest
+//   created_at and highest id as tie-breaker"), so the run settles only a grace period after its
+//   first terminal (settle_at_ms), whoever sent what: a relay may deliver an older terminal first,
+//   another device may have cancelled, two instances of one agent may both answer;
 // - the final text comes from ai.response only.
 #pragma once
 #include <cstdint>
@@ -42,7 +45,13 @@ struct run_update {
   std::optional<tool_call_payload> tool_call;
   std::optional<std::string> thinking;  // delta: a thinking block (envelope mode=thinking), not answer text
   bool replaced = false;  // terminal: it replaced an earlier terminal
+  std::string replaced_id;  // terminal, replaced: the event id of the terminal it replaced
 };
+
+// How long a run keeps listening after its first terminal for a newer one (ms). created_at has a
+// one-second resolution, so a competing terminal (a response/cancel race, a second instance of the
+// agent) is signed within about a second of the first; the relays deliver it within the rest.
+inline constexpr std::int64_t default_terminal_grace_ms = 1500;
 
 struct terminal_state {
   kind k = kind::response;
@@ -54,10 +63,19 @@ struct terminal_state {
 
 class client_run {
  public:
-  client_run(std::string prompt_id, std::string agent_pubkey, std::string client_pubkey);
+  // terminal_grace_ms: see settle_at_ms (0: the first terminal settles the run at once).
+  client_run(std::string prompt_id, std::string agent_pubkey, std::string client_pubkey,
+             std::int64_t terminal_grace_ms = default_terminal_grace_ms);
 
-  // e: the received event (signature already verified); plaintext: its decrypted content.
-  run_update on_event(const event& e, std::string_view plaintext);
+  // e: the received event (signature already verified); plaintext: its decrypted content;
+  // now_ms: the local time it arrived (any monotonic ms clock; only settle_at_ms uses it).
+  run_update on_event(const event& e, std::string_view plaintext, std::int64_t now_ms = 0);
+
+  // When the run's outcome is final: the arrival of its first terminal plus the grace period, or
+  // nullopt before any terminal. Until then a newer terminal replaces the accepted one (without
+  // moving this deadline: a stream of ever newer terminals cannot keep a run open).
+  std::optional<std::int64_t> settle_at_ms() const;
+  std::int64_t terminal_grace_ms() const { return terminal_grace_ms_; }
 
   const std::string& prompt_id() const { return prompt_id_; }
   // Best-effort rendering of the deltas so far, in order (gaps skipped).
@@ -91,6 +109,8 @@ class client_run {
   std::map<std::int64_t, seq_delta> seq_deltas_;
   std::set<plain_delta> plain_deltas_;
   std::optional<terminal_state> terminal_;
+  std::int64_t terminal_grace_ms_;
+  std::optional<std::int64_t> first_terminal_at_ms_;
 };
 
 // The visible text of a delta or response `text` field: plain text as it is, or the `text`

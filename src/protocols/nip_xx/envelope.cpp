@@ -76,7 +76,56 @@ std::string to_snake_case(std::string_view key) {
   return out;
 }
 
-bool looks_like_envelope(std::string_view text) { return text.rfind("event=", 0) == 0; }
+namespace {
+
+bool key_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+// Every `|`-separated part is key=value with a key of [A-Za-z][A-Za-z0-9_]* (no junk parts, no
+// spaces around keys: the parser's leniency is for texts already known to be envelopes).
+bool strict_fields(std::string_view text) {
+  std::size_t start = 0;
+  for (;;) {
+    std::size_t end = text.find('|', start);
+    std::string_view part = text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+    std::size_t eq = part.find('=');
+    if (eq == std::string_view::npos || eq == 0) return false;
+    char first = part[0];
+    if (!((first >= 'a' && first <= 'z') || (first >= 'A' && first <= 'Z'))) return false;
+    for (std::size_t i = 1; i < eq; ++i)
+      if (!key_char(part[i])) return false;
+    if (end == std::string_view::npos) return true;
+    start = end + 1;
+  }
+}
+
+bool all_digits(const std::string& s) {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+
+}  // namespace
+
+bool looks_like_envelope(std::string_view text, kind k) {
+  if (k != kind::response && k != kind::delta && k != kind::tool_call && k != kind::error) return false;
+  if (text.rfind("event=", 0) != 0 && text.find("|event=") == std::string_view::npos) return false;  // cheap exit
+  if (!strict_fields(text)) return false;
+  auto env = parse_envelope(text);
+  if (!env || !all_digits(*env->get("ts"))) return false;
+  return check_envelope_for_kind(*env, k).ok();
+}
+
+std::string text_for_wire(kind k, std::string_view text, std::int64_t ts) {
+  if ((k != kind::delta && k != kind::response) || !looks_like_envelope(text, k)) return std::string(text);
+  const bool final = k == kind::response;
+  return format_envelope({{"event", final ? "final" : "delta"},
+                          {"phase", final ? "end" : "update"},
+                          {"text", std::string(text)},
+                          {"ts", std::to_string(ts < 0 ? 0 : ts)}});
+}
 
 result<envelope> parse_envelope(std::string_view text) {
   envelope env;

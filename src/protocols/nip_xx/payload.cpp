@@ -308,6 +308,14 @@ NOSTR_XX_PARSE(error, error_payload)
 NOSTR_XX_PARSE(info, info_payload)
 #undef NOSTR_XX_PARSE
 
+bool rumor_content_is_payload(std::string_view content) {
+  for (char c : content) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') continue;
+    return c == '{';
+  }
+  return false;
+}
+
 result<void> validate_payload(std::int64_t k, std::string_view text) {
   auto known = kind_from(k);
   if (!known) return make_error(errc::invalid_argument, "not a NIP-XX kind");

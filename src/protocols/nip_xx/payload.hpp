@@ -134,6 +134,15 @@ std::string to_json(const tool_call_payload& p);
 std::string to_json(const error_payload& p);
 std::string to_json(const info_payload& p);
 
+// The privacy-first profile ("NIP-59 metadata privacy"): which form a rumor's content is in.
+// We send the payload itself: the seal already encrypts the rumor with NIP-44 from the sender's
+// key to the recipient's (the seed's "Key agreement"), and the seed has clients "unwrap before
+// applying payload validation", with no second decryption. Peers that NIP-44-encrypt the rumor's
+// content as well exist (so did we, before), so both are read: true when the content is the
+// payload (a JSON object: '{' after JSON whitespace; NIP-44's base64 never holds '{'), false when
+// it is a NIP-44 payload to decrypt first.
+bool rumor_content_is_payload(std::string_view content);
+
 // Validates a payload of the given NIP-XX kind (25800..25806, 31340) without keeping it.
 result<void> validate_payload(std::int64_t kind, std::string_view text);
 

@@ -186,8 +186,10 @@ test('browser: <script type=module> + import map, single-file entry: no .wasm re
 
 test("browser: esbuild bundle of 'nostr-agents' with dist/core.wasm copied next to it", TIMEOUT, async (t) => {
   const b = await bundle('app-split.js', 'bundle-split');
-  assert.ok(b.inputs.includes(`node_modules/${PACKAGE_NAME}/dist/index.browser.js`), `esbuild inputs: ${b.inputs}`);
-  assert.ok(!b.inputs.some((i) => i.includes('index.node.js')), 'esbuild picked the Node entry');
+  // Bundlers take the ES modules of js/ (the "module" condition), which they tree-shake.
+  assert.ok(b.inputs.includes(`node_modules/${PACKAGE_NAME}/js/index.browser.js`), `esbuild inputs: ${b.inputs}`);
+  assert.ok(!b.inputs.some((i) => i.includes('index.node.js') || i.includes('nip05-node')), 'esbuild picked the Node entry');
+  assert.ok(!b.inputs.some((i) => i.startsWith('node_modules/ws/')), 'esbuild bundled ws');
   assert.ok(!b.code.includes('node:fs'), 'the browser bundle references node:fs');
   await copyFile(path.join(pkg.pkgDir, 'dist/core.wasm'), path.join(pkg.scratch, 'bundle-split/core.wasm'));
   const r = await load('/bundle-split/');
@@ -198,7 +200,7 @@ test("browser: esbuild bundle of 'nostr-agents' with dist/core.wasm copied next 
 
 test("browser: esbuild bundle of 'nostr-agents/single' works with no extra step", TIMEOUT, async (t) => {
   const b = await bundle('app-single.js', 'bundle-single');
-  assert.ok(b.inputs.includes(`node_modules/${PACKAGE_NAME}/dist/index.single.js`), `esbuild inputs: ${b.inputs}`);
+  assert.ok(b.inputs.includes(`node_modules/${PACKAGE_NAME}/js/index.single.js`), `esbuild inputs: ${b.inputs}`);
   const r = await load('/bundle-single/');
   assertChecksPass(r.result);
   assertEmbeddedWasm(r);
