@@ -47,7 +47,8 @@ nostr_wasm_url(core core.wasm)
 # verify and encrypt. An explicit list, so new protocol binding files stay out of it.
 set(NOSTR_LITE_BINDING_SOURCES)
 foreach(name support keys event event_finalize event_text nip13 nip19 nip19_encode nip40 nip44
-    nip44_secret nip59 nip59_seal wrap_inputs)
+    nip44_secret nip59 nip59_seal wrap_inputs
+    nip04)  # of issue 22's NIPs, what signers need (README "The nostr-tools modules": why, and sizes)
   list(APPEND NOSTR_LITE_BINDING_SOURCES ${CMAKE_SOURCE_DIR}/bindings/${name}.cpp)
 endforeach()
 add_executable(core-lite ${NOSTR_LITE_BINDING_SOURCES})
@@ -111,6 +112,10 @@ list(APPEND NOSTR_SIZE_SOURCES
   # NIP-59's own code is JSON around NIP-44 and two signatures (which stay -O3): -Oz saves 4.6 KB gz,
   # gift wrap and unwrap within the noise of interleaved bench runs.
   ${CMAKE_SOURCE_DIR}/src/nips/nip59.cpp
+  # Tags, URIs, content and JSON around NIP-19 and the event checks (issue 22's NIPs).
+  ${CMAKE_SOURCE_DIR}/src/nips/nip04.cpp ${CMAKE_SOURCE_DIR}/src/nips/nip05.cpp
+  ${CMAKE_SOURCE_DIR}/src/nips/nip10.cpp ${CMAKE_SOURCE_DIR}/src/nips/nip21.cpp
+  ${CMAKE_SOURCE_DIR}/src/nips/nip27.cpp ${CMAKE_SOURCE_DIR}/src/nips/nip98.cpp
   ${NOSTR_BINDING_SOURCES})
 set_source_files_properties(${NOSTR_SIZE_SOURCES} PROPERTIES COMPILE_OPTIONS "-Oz")
 

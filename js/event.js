@@ -219,3 +219,23 @@ export function matchFilter(filter, evt) {
 export function matchFilters(filters, evt) {
   return filters.some((f) => matchFilter(f, evt));
 }
+
+// JSON text of an event's NIP-01 fields, for the core to parse and check; INVALID_EVENT when they
+// cannot be written (a BigInt, a cycle), so that is a typed error and never a TypeError.
+export function eventJson(evt) {
+  try {
+    const { id, pubkey, created_at, kind, tags, content, sig } = evt;
+    return JSON.stringify({ id, pubkey, created_at, kind, tags, content, sig });
+  } catch (err) {
+    throw new NostrError('INVALID_EVENT', 'the event cannot be written as JSON', { cause: err });
+  }
+}
+
+/** JSON text of a tags array (INVALID_EVENT when it cannot be written). */
+export function tagsJson(tags) {
+  try {
+    return JSON.stringify(tags);
+  } catch (err) {
+    throw new NostrError('INVALID_EVENT', 'the tags cannot be written as JSON', { cause: err });
+  }
+}

@@ -19,7 +19,8 @@ kind_class classify_kind(std::int64_t kind) {
   if (kind == 0 || kind == 3 || (kind >= 10000 && kind < 20000)) return kind_class::replaceable;
   if (kind >= 20000 && kind < 30000) return kind_class::ephemeral;
   if (kind >= 30000 && kind < 40000) return kind_class::addressable;
-  return kind_class::regular;
+  if (kind >= 1 && kind < 10000) return kind_class::regular;
+  return kind_class::unknown;
 }
 
 void append_json_string(std::string& out, std::string_view s) {

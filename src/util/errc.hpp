@@ -106,6 +106,18 @@ namespace nostr {
   X(agx_nip05_response_invalid, "AGX_NIP05_RESPONSE_INVALID")                                \
   X(agx_seen_snapshot_invalid, "AGX_SEEN_SNAPSHOT_INVALID")                                  \
   X(agx_overloaded, "AGX_OVERLOADED")                                                        \
+  /* NIP-04, NIP-05, NIP-21, NIP-98 (the nostr-tools modules of issue 22) */                 \
+  X(nip04_invalid_payload, "NIP04_INVALID_PAYLOAD")                                          \
+  X(nip05_invalid, "NIP05_INVALID")                                                          \
+  X(nip05_response_invalid, "NIP05_RESPONSE_INVALID")                                        \
+  X(nip05_not_found, "NIP05_NOT_FOUND")                                                      \
+  X(nip21_invalid, "NIP21_INVALID")                                                          \
+  X(nip98_invalid_token, "NIP98_INVALID_TOKEN")                                              \
+  X(nip98_wrong_kind, "NIP98_WRONG_KIND")                                                    \
+  X(nip98_stale, "NIP98_STALE")                                                              \
+  X(nip98_wrong_url, "NIP98_WRONG_URL")                                                      \
+  X(nip98_wrong_method, "NIP98_WRONG_METHOD")                                                \
+  X(nip98_wrong_payload, "NIP98_WRONG_PAYLOAD")                                              \
   /* misuse by the local caller */                                                           \
   X(invalid_argument, "INVALID_ARGUMENT")                                                    \
   X(internal, "INTERNAL")
