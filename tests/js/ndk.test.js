@@ -6,6 +6,10 @@ import assert from 'node:assert/strict';
 import NDK, { NDKEvent, NDKPrivateKeySigner, NDKUser } from '@nostr-dev-kit/ndk';
 import { nostr, rejectsCode, throwsCode, until } from './helpers.js';
 import { startDevRelay } from '../support/relays.js';
+import WebSocket from 'ws';
+
+// NDK opens sockets with the global WebSocket, which Node 20 does not have.
+globalThis.WebSocket ??= WebSocket;
 
 const { fromNdkSigner, toNdkSigner, isNdkSigner, isSigner, LocalSigner, RelayPool, nip44, nip59 } = nostr;
 

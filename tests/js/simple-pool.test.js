@@ -71,7 +71,7 @@ for (const [impl, makePool, RelayClass] of IMPLS) {
         await until(() => received.length > 0, 'the event');
         await sleep(200);
         assert.equal(received.length, 1);
-        assert.deepEqual({ ...received[0] }, event);
+        assert.deepEqual(JSON.parse(JSON.stringify(received[0])), event);
       } finally {
         await done(pool);
       }
@@ -228,7 +228,8 @@ for (const [impl, makePool, RelayClass] of IMPLS) {
         pool.trackRelays = true;
         await Promise.all(pool.publish(urls, e1));
         assert.ok(pool.seenOn.get(e1.id));
-        assert.deepEqual([...pool.seenOn.get(e1.id)].map((r) => r.url).sort(), [...urls].sort());
+        // (nostr-tools spells a URL with a trailing slash)
+        assert.deepEqual([...pool.seenOn.get(e1.id)].map((r) => r.url.replace(/\/$/, '')).sort(), [...urls].sort());
         pool.trackRelays = false;
         await Promise.all(pool.publish(urls, e2));
         assert.equal(pool.seenOn.get(e2.id), undefined);
@@ -413,10 +414,13 @@ describe('SimplePool: where we differ from nostr-tools on purpose', () => {
     const pool = new SimplePool();
     try {
       await Promise.all(pool.publish([urls[0]], genuine));
-      const events = await pool.querySync([liar.url, urls[0]], { authors: [genuine.pubkey] });
+      // The forged copy comes first and carries the genuine id: it must not suppress the genuine one.
+      const events = await pool.querySync([liar.url], { authors: [genuine.pubkey] });
       assert.deepEqual(events.map((e) => e.id), [genuine.id]);
       assert.equal(nostr.verifyEvent(events[0]), true);
       assert.equal(pool.relayPool.stats.dropped['bad-signature'], 1);
+      const both = await pool.querySync([liar.url, urls[0]], { authors: [genuine.pubkey] });
+      assert.deepEqual(both.map((e) => e.id), [genuine.id]);
     } finally {
       await pool.relayPool.close();
       await liar.close();
