@@ -6,6 +6,7 @@ export * as nipxx from './nipxx.js';
 export * from './agents/index.js';
 export * as agx from './agx/index.js';
 export * from './relay/index.js';
+export { fromNdkSigner, toNdkSigner, isNdkSigner, NdkSignerAdapter, SignerNdkAdapter } from './ndk.js';
 export * from './nip46.js';
 export * as kinds from './kinds.js';
 export * as nip05 from './nip05.js';

@@ -20,6 +20,7 @@ export {
 export * as nip19 from './nip19.js';
 export * as nip44 from './nip44-public.js';
 export * as nip59 from './nip59.js';
+export * as nip17 from './nip17.js';
 export * as nip13 from './nip13.js';
 export * as nip40 from './nip40.js';
 export * as nip04 from './nip04.js';

@@ -23,6 +23,7 @@ export {
   nip19,
   nip44,
   nip59,
+  nip17,
   nip13,
   nip40,
   nip04,

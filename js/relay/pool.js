@@ -16,10 +16,13 @@ import {
   NOTICE,
   AUTH,
   FLAG,
+  COUNT as COUNT_FRAME,
   dropReasonOf,
   isTransientReason,
 } from './machine.js';
 import { fetchRelayInfo } from './nip11.js';
+import { countKey } from './count.js';
+import { isReady } from '../core.js';
 import { Subscription } from './subscription.js';
 import { CLOSED, Clock, TIMEOUT, abortError, backoffDelay } from './wait.js';
 import { resolveWebSocket } from './websocket.js';
@@ -73,6 +76,8 @@ function options(o) {
     throw new NostrError('INVALID_ARGUMENT', 'signer must have signEvent(template)');
   if (!Array.isArray(opts.relays) || !opts.relays.every((r) => typeof r === 'string'))
     throw new NostrError('INVALID_ARGUMENT', 'relays must be an array of relay URLs');
+  // RELAY_URL_INVALID now rather than a silent failure later (before init(), at first use).
+  if (isReady()) for (const url of opts.relays) normalizeRelayUrl(url);
   for (const k of MS_OPTIONS) checkMs(opts[k], k);
   if (opts.idleTimeout !== false) checkMs(opts.idleTimeout, 'idleTimeout');
   for (const k of COUNT_OPTIONS) checkMs(opts[k], k, { integer: true });
@@ -88,6 +93,21 @@ function options(o) {
  */
 function needsAuth(reason, conn) {
   return reason === 'auth-required' || (reason === 'restricted' && conn._challenge !== undefined && conn._auth !== 'authenticated');
+}
+
+/**
+ * The error for nostr-tools' relays-first order (`pool.subscribe(relays, filter)`): RelayPool
+ * takes the relays as an option (SimplePool takes them first).
+ */
+function relaysFirstError(method) {
+  return new NostrError(
+    'INVALID_ARGUMENT',
+    `RelayPool.${method} takes the relays as an option: ${method}(${method === 'publish' ? 'event' : 'filters'}, { relays }); SimplePool.${method}(relays, ...) has nostr-tools' relays-first order`,
+  );
+}
+
+function relaysFirst(first, method) {
+  if (Array.isArray(first) && first.length > 0 && first.every((x) => typeof x === 'string')) throw relaysFirstError(method);
 }
 
 const GIFT_WRAP = 1059;
@@ -399,8 +419,14 @@ export class RelayPool {
       case AUTH:
         conn._onChallenge(last().challenge);
         break;
+      case COUNT_FRAME: {
+        // The answer to a count (count.js); a COUNT nobody waits for is ignored.
+        const d = m.last();
+        this._countWaits?.get(countKey(conn, d.subId))?.fire({ count: d.count, approximate: (packed & FLAG) !== 0, frame: data });
+        break;
+      }
       default:
-        break; // COUNT: the pool sends none
+        break;
     }
   }
 
@@ -418,6 +444,7 @@ export class RelayPool {
    */
   subscribe(filters, opts = {}) {
     this._ensureOpen();
+    relaysFirst(filters, 'subscribe');
     const list = Array.isArray(filters) ? filters : [filters];
     if (opts.maxWait !== undefined) checkMs(opts.maxWait, 'maxWait', { orInfinity: true });
     const conns = this._connsFor(opts.relays);
@@ -497,6 +524,8 @@ export class RelayPool {
 
   _onClosed(conn, d) {
     if (RelayConnection.isProbe(d.subId)) return;
+    const countWait = this._countWaits?.get(countKey(conn, d.subId));
+    if (countWait) return countWait.fire({ closed: d });
     const sub = this._subs.get(d.subId);
     const rs = sub && sub._relays.get(conn);
     if (!rs || rs.state === 'closed') return;
@@ -582,6 +611,7 @@ export class RelayPool {
    */
   query(filters, opts = {}) {
     return new Promise((resolve, reject) => {
+      relaysFirst(filters, 'query');
       const events = [];
       let sub = null;
       let ended = false;
@@ -610,6 +640,7 @@ export class RelayPool {
 
   /** The newest event matching `filters`, or null. */
   async get(filters, opts = {}) {
+    relaysFirst(filters, 'get');
     const list = (Array.isArray(filters) ? filters : [filters]).map((f) => ({ limit: 1, ...f }));
     const events = await this.query(list, opts);
     let best = null;
@@ -626,7 +657,13 @@ export class RelayPool {
    * INVALID_SIGNATURE) or when `signal` aborts (ABORTED). Options: timeout (ms, per relay, retries
    * included), retries (for transient refusals and lost connections), signal, onresult(outcome).
    */
-  async publish(event, opts = {}) {
+  publish(event, opts = {}) {
+    const p = Array.isArray(event) ? Promise.reject(relaysFirstError('publish')) : this._publishEvent(event, opts);
+    p.catch(() => {}); // rejections reach whoever awaits; a publish nobody awaits never crashes Node
+    return p;
+  }
+
+  async _publishEvent(event, opts) {
     this._ensureOpen();
     const invalid = verifyEventError(event);
     if (invalid) throw invalid;

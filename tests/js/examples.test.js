@@ -13,7 +13,7 @@ import { useBrowserSite } from '../support/browser-site.js';
 import { runPage } from '../support/chromium.js';
 import { tempDir } from '../support/package.js';
 import { startStaticServer } from '../support/static-server.js';
-import { startDevRelay } from '../support/relays.js';
+import { startDevRelay, startThirdPartyRelay } from '../support/relays.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const EXAMPLES = path.join(ROOT, 'examples');
@@ -74,7 +74,14 @@ const COVERED = {
   'worker.html': 'worker.html, built by Vite',
   'worker-page.js': 'worker.html, built by Vite',
   'worker.js': 'worker.html, built by Vite',
+  'feed.nostr-tools.mjs': 'feed.mjs, ported from feed.nostr-tools.mjs',
+  'feed.mjs': 'feed.mjs, ported from feed.nostr-tools.mjs',
 };
+
+// The nostr-tools programs and their ports (issue 22): the originals import nostr-tools, both
+// import `ws` (nostr-tools needs it on Node 20), the ports `nostr-agents/ready`.
+const PORTS = { 'feed.nostr-tools.mjs': 'feed.mjs' };
+const PORT_FILES = new Set([...Object.keys(PORTS), ...Object.values(PORTS)]);
 
 test('every example is run by this file, and imports the package by its name only', () => {
   const files = readdirSync(EXAMPLES).sort();
@@ -85,7 +92,8 @@ test('every example is run by this file, and imports the package by its name onl
     const source = readFileSync(path.join(EXAMPLES, file), 'utf8');
     const specifiers = [...source.matchAll(/\bfrom\s+'([^']+)'|\bimport\(\s*'([^']+)'/g)].map((m) => m[1] ?? m[2]);
     assert.ok(specifiers.length > 0 || /new Worker\(/.test(source), `${file} imports nothing`);
-    for (const spec of specifiers) assert.match(spec, /^(nostr-agents(\/[a-z-]+)?|node:[a-z/]+)$/, `${file} imports ${spec}: examples import the package as a user would`);
+    const allowed = PORT_FILES.has(file) ? /^(nostr-agents\/ready|nostr-tools\/[a-z0-9]+|ws)$/ : /^(nostr-agents(\/[a-z-]+)?|node:[a-z/]+)$/;
+    for (const spec of specifiers) assert.match(spec, allowed, `${file} imports ${spec}: examples import the package as a user would`);
   }
   // The pages that load the package without a bundler (worker.html's worker goes through one:
   // workers get no import map).
@@ -289,6 +297,76 @@ describe('the example pages in headless Chromium', () => {
     } finally {
       await server?.close();
       work.remove();
+    }
+  });
+});
+
+// --- The port: a nostr-tools program and the same program with its import lines changed.
+
+/** The program without its import lines and its leading comment: what a port must not change. */
+function body(file) {
+  const lines = readFileSync(path.join(EXAMPLES, file), 'utf8').split('\n');
+  let i = 0;
+  while (i < lines.length && (lines[i].startsWith('//') || lines[i].startsWith('import '))) i++;
+  return { imports: lines.filter((l) => l.startsWith('import ')), rest: lines.slice(i).join('\n') };
+}
+
+test('every port differs from its nostr-tools original in its import lines only', () => {
+  for (const [original, port] of Object.entries(PORTS)) {
+    const a = body(original);
+    const b = body(port);
+    assert.equal(b.rest, a.rest, `${port} and ${original} differ beyond their imports`);
+    assert.ok(a.imports.some((l) => l.includes("'nostr-tools/")), `${original} imports nostr-tools`);
+    assert.ok(b.imports.every((l) => !l.includes('nostr-tools')), `${port} imports no nostr-tools`);
+  }
+});
+
+describe('ports from nostr-tools, run side by side on the same relays', () => {
+  let third;
+  before(async () => {
+    third = await startThirdPartyRelay();
+  });
+  after(async () => {
+    await third?.close();
+  });
+
+  test('feed.mjs, ported from feed.nostr-tools.mjs: the same profiles, pages and live notes', { timeout: 90_000 }, async () => {
+    const relays = [relay.url, third.url];
+    const pool = new RelayPool({ relays });
+    const alice = generateSecretKey();
+    const bob = generateSecretKey();
+    const base = Math.floor(Date.now() / 1000) - 1000;
+    const sign = (sk, t) => finalizeEvent({ tags: [], ...t }, sk);
+    try {
+      const stored = [sign(alice, { kind: 0, content: JSON.stringify({ name: 'alice' }), created_at: base })];
+      for (let i = 0; i < 7; i++) stored.push(sign(alice, { kind: 1, content: `alice ${i}`, created_at: base + 10 + Math.floor(i / 2) }));
+      for (let i = 0; i < 3; i++) stored.push(sign(bob, { kind: 1, content: `bob ${i} "quoted" ✓`, created_at: base + 20 + i }));
+      // Some notes on one relay only, the others on both: pages merge and dedupe them.
+      for (const [i, e] of stored.entries()) {
+        const out = await pool.publish(e, { relays: i % 3 === 0 ? relays : [relays[i % 2]] });
+        assert.ok(out.every((r) => r.status === 'accepted'), JSON.stringify(out));
+      }
+      const env = { NOSTR_RELAYS: relays.join(','), FEED_PAGE: '3', FEED_LIVE: '2' };
+      const npubs = [nip19.npubEncode(getPublicKey(alice)), nip19.npubEncode(getPublicKey(bob))];
+      const runs = [runExample('feed.nostr-tools.mjs', env, npubs), runExample('feed.mjs', env, npubs)];
+      try {
+        await Promise.all(runs.map((r) => r.line(/^listening$/m)));
+        for (const [sk, content] of [[bob, 'live one'], [alice, 'live two']]) {
+          const out = await pool.publish(sign(sk, { kind: 1, content, created_at: Math.floor(Date.now() / 1000) }));
+          assert.ok(out.every((r) => r.status === 'accepted'));
+        }
+        const [original, ported] = await Promise.all(runs.map((r) => r.exit));
+        assert.equal(original.code, 0, original.stderr);
+        assert.equal(ported.code, 0, ported.stderr);
+        assert.equal(ported.stdout, original.stdout);
+        assert.match(original.stdout, /^profile npub1\S+ alice$/m);
+        assert.match(original.stdout, /^10 notes in [2-9] pages$/m);
+        assert.equal((original.stdout.match(/^live /gm) ?? []).length, 2);
+      } finally {
+        for (const r of runs) r.child.kill('SIGKILL');
+      }
+    } finally {
+      await pool.close();
     }
   });
 });
