@@ -74,7 +74,7 @@ nostr_add_secp256k1(secp256k1)
 # less WASM; a page verifies and encrypts for a handful of keys, where the tables do not pay.
 if(EMSCRIPTEN)
   nostr_add_secp256k1(secp256k1_web)
-  target_compile_definitions(secp256k1_web PRIVATE NOSTR_KEY_TABLES=0)
+  target_compile_definitions(secp256k1_web PRIVATE NOSTR_KEY_TABLES=0 NOSTR_BATCH_VERIFY=0)
 endif()
 
 # --- libsodium 1.0.22 (Debian sid), only what the core uses: SHA-256, HMAC-SHA256, ChaCha20,
