@@ -76,11 +76,13 @@ const COVERED = {
   'worker.js': 'worker.html, built by Vite',
   'feed.nostr-tools.mjs': 'feed.mjs, ported from feed.nostr-tools.mjs',
   'feed.mjs': 'feed.mjs, ported from feed.nostr-tools.mjs',
+  'dm.nostr-tools.mjs': 'dm.mjs, ported from dm.nostr-tools.mjs',
+  'dm.mjs': 'dm.mjs, ported from dm.nostr-tools.mjs',
 };
 
 // The nostr-tools programs and their ports (issue 22): the originals import nostr-tools, both
 // import `ws` (nostr-tools needs it on Node 20), the ports `nostr-agents/ready`.
-const PORTS = { 'feed.nostr-tools.mjs': 'feed.mjs' };
+const PORTS = { 'feed.nostr-tools.mjs': 'feed.mjs', 'dm.nostr-tools.mjs': 'dm.mjs' };
 const PORT_FILES = new Set([...Object.keys(PORTS), ...Object.values(PORTS)]);
 
 test('every example is run by this file, and imports the package by its name only', () => {
@@ -364,6 +366,47 @@ describe('ports from nostr-tools, run side by side on the same relays', () => {
         assert.equal((original.stdout.match(/^live /gm) ?? []).length, 2);
       } finally {
         for (const r of runs) r.child.kill('SIGKILL');
+      }
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test('dm.mjs, ported from dm.nostr-tools.mjs: NIP-17 messages each side reads from the other', { timeout: 90_000 }, async () => {
+    const alice = generateSecretKey();
+    const bob = generateSecretKey();
+    const pool = new RelayPool({ relays: [relay.url] });
+    // A program that does not exit on its own (a connection left open) fails here, named, instead
+    // of running into the test's timeout.
+    const finished = async (file, env, args) => {
+      const run = runExample(file, env, args);
+      const timer = setTimeout(() => run.child.kill('SIGKILL'), 20_000);
+      const r = await run.exit.finally(() => clearTimeout(timer));
+      assert.equal(r.code, 0, `${file} ${args[0]}: exit ${r.code ?? r.signal}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
+      return r.stdout;
+    };
+    try {
+      // Bob reads DMs on the third-party relay only (NIP-17 kind 10050).
+      const list = finalizeEvent({ kind: 10050, tags: [['relay', third.url]], content: '', created_at: Math.floor(Date.now() / 1000) }, bob);
+      assert.equal((await pool.publish(list))[0].status, 'accepted');
+      const as = (sk) => ({ NOSTR_NSEC: nip19.nsecEncode(sk), NOSTR_RELAYS: relay.url, DM_SUBJECT: 'port' });
+      const to = nip19.npubEncode(getPublicKey(bob));
+      // Alice sends once with each program: nostr-tools' wraps are read by ours and ours by nostr-tools.
+      const sent = [];
+      for (const [file, words] of [['dm.nostr-tools.mjs', ['hello', 'from', 'nostr-tools']], ['dm.mjs', ['hello', 'from', 'nostr-agents']]]) {
+        sent.push(await finished(file, as(alice), [to, ...words]));
+      }
+      assert.equal(sent[1], sent[0]);
+      assert.match(sent[0], /^sent to 1\/1 inbox relays, copy kept on 1\/1$/m);
+      // Bob's inbox on the relay his kind 10050 names, Alice's copies on her own relay.
+      const from = nip19.npubEncode(getPublicKey(alice));
+      for (const [sk, relays] of [[bob, third.url], [alice, relay.url]]) {
+        const env = { ...as(sk), NOSTR_RELAYS: relays };
+        const [original, ported] = await Promise.all([finished('dm.nostr-tools.mjs', env, ['inbox']), finished('dm.mjs', env, ['inbox'])]);
+        assert.equal(ported, original);
+        assert.match(original, new RegExp(`^from ${from} \\[port\\]: hello from nostr-tools$`, 'm'));
+        assert.match(original, new RegExp(`^from ${from} \\[port\\]: hello from nostr-agents$`, 'm'));
+        assert.match(original, /^2 messages$/m);
       }
     } finally {
       await pool.close();
