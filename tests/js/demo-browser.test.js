@@ -9,12 +9,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { forEachEngine } from '../support/engines.js';
 import { startDevRelay } from '../support/relays.js';
-import { init, LocalSigner, nip44, getPublicKey, finalizeEvent, generateSecretKey } from 'nostr-agents';
+import { init, LocalSigner, nip44, nip19, getPublicKey, finalizeEvent, generateSecretKey } from 'nostr-agents';
+import * as toolsNip49 from 'nostr-tools/nip49';
+import { bech32 } from '@scure/base';
 import { startDemoAgent } from '../../web-demo/agent/agent.js';
 import { startStaticServer } from '../../web-demo/serve.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const SK_KEY = 'nostr-agents-demo:sk';
+const SK_KEY = 'nostr-agents-demo:sk'; // where the page kept its key in hex before NIP-49
+const NCRYPTSEC_KEY = 'nostr-agents-demo:ncryptsec';
+const PASS = 'correct horse battery staple';
 const LAST = '#transcript > li:last-child'; // the latest turn
 const MESSAGE = { label: 'Message', exact: true };
 const SEND = { role: 'button', name: 'Send', exact: true };
@@ -24,13 +28,45 @@ before(() => init());
 forEachEngine((engine) => {
   const shots = path.join(ROOT, 'build/test-artifacts/demo', engine.id);
   let relay;
+  let relayB; // a relay a link proposes
   let agent;
   let site;
   let page;
+  const sockets = []; // every WebSocket `page` opened, as the page asked for it
 
   const demoUrl = (origin) => `${origin}/?relay=${encodeURIComponent(relay.url)}&agent=${agent.npub}`;
   const shot = (p, name) => p.screenshot(path.join(shots, `${name}.png`));
   const ready = (p) => p.waitForSelector('body[data-ready="true"]', { timeoutMs: 30_000 });
+
+  /** Everything the page keeps in Web Storage, as text. */
+  const storage = (p) => p.evaluate(() => JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage } }));
+
+  /** Unlocks the remembered key with `pass`; resolves to the error text shown ('' when it opened). */
+  async function unlock(p, pass = PASS) {
+    await p.fill({ label: 'Passphrase of the remembered key' }, pass);
+    await p.click({ role: 'button', name: 'Unlock' });
+    await p.waitFor(() => document.getElementById('pass-error').textContent !== '' || document.getElementById('pass-form').dataset.mode !== 'unlock', null, { timeoutMs: 30_000, what: 'the unlock to end' });
+    return p.text('#pass-error');
+  }
+
+  /** A reload: the tab's key is gone, the remembered one asks for its passphrase. */
+  async function reloadUnlocked(p) {
+    await p.reload();
+    await p.waitForTarget({ label: 'Passphrase of the remembered key' });
+    assert.equal(await unlock(p), '');
+    await ready(p);
+  }
+
+  /** Remembers the tab's key under `pass` (NIP-49) and waits until it is stored. */
+  async function remember(p, pass = PASS) {
+    await p.fill({ label: 'Passphrase to remember this key with (NIP-49)' }, pass);
+    await p.fill({ label: 'The same passphrase again' }, pass);
+    await p.click({ role: 'button', name: 'Remember this key' });
+    await p.waitFor(() => /remembered in this browser/.test(document.getElementById('identity-line').textContent), null, { timeoutMs: 30_000, what: 'the key to be remembered' });
+  }
+
+  /** Paths of the resources the page's document fetched (Resource Timing), since the last clear. */
+  const fetchedPaths = (p) => p.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname));
 
   /** Sends `text` and waits for the run to end. */
   async function chat(p, text, { wait = true } = {}) {
@@ -44,8 +80,19 @@ forEachEngine((engine) => {
   before(async () => {
     mkdirSync(shots, { recursive: true });
     relay = await startDevRelay({ memory: true });
+    relayB = await startDevRelay({ memory: true });
     [agent, site] = await Promise.all([startDemoAgent({ relays: [relay.url], tokenDelay: 15, env: {} }), startStaticServer({ port: 0 })]);
     page = await engine.newPage();
+    await page.exposeFunction('__socketOpened', (url) => void sockets.push(url));
+    await page.addInitScript(() => {
+      const Native = window.WebSocket;
+      window.WebSocket = class WebSocket extends Native {
+        constructor(...args) {
+          super(...args);
+          window.__socketOpened(this.url);
+        }
+      };
+    });
   });
 
   after(async () => {
@@ -53,13 +100,24 @@ forEachEngine((engine) => {
     await agent?.stop();
     await site?.close();
     await relay?.close();
+    await relayB?.close();
   });
 
-  test('the page loads, makes a local key, finds the agent and streams a reply', { timeout: 60_000 }, async () => {
+  test('the page loads, asks about the proposed relay, makes a key for the tab, finds the agent and streams a reply', { timeout: 60_000 }, async () => {
     await page.goto(demoUrl(site.origin));
+    // ?relay= proposes: a first visit shows the link's relays and connects nowhere before the user says so.
+    const field = { label: 'Relays to connect to' };
+    await page.waitForTarget(field);
+    assert.equal(await page.value(field), relay.url);
+    assert.match(await page.text('#relay-choice-label'), /the link proposes these/);
+    assert.deepEqual(sockets, []);
+    await page.click({ role: 'button', name: 'Connect' });
     await ready(page);
-    const sk = await page.evaluate((k) => localStorage.getItem(k), SK_KEY);
-    assert.match(sk, /^[0-9a-f]{64}$/, 'a local key is kept in the browser');
+    // A key for this tab only: nothing secret is stored, and NIP-49's module was not even fetched.
+    assert.match(await page.text('#identity-line'), /for this tab only/);
+    assert.deepEqual(Object.keys(JSON.parse(await storage(page)).local).sort(), ['nostr-agents-demo:identity', 'nostr-agents-demo:relays']);
+    assert.equal(await page.visible({ label: 'Passphrase to remember this key with (NIP-49)' }), true);
+    assert.ok(!(await fetchedPaths(page)).some((f) => f.includes('nip49')), 'NIP-49 is not loaded for a tab key');
     assert.equal(await page.value('#agent-select'), agent.pubkey);
     await page.waitForTarget({ text: 'calculator, clock, unit_converter' });
     await page.waitForSelector('#relay-list .dot[data-state="open"]');
@@ -156,16 +214,49 @@ forEachEngine((engine) => {
     await shot(page, 'agx');
   });
 
-  test('a reload keeps the local identity and restores the session and its runs', { timeout: 60_000 }, async () => {
+  test('a remembered key (NIP-49, lazily loaded) survives a reload, behind its passphrase; the session and its runs come back', { timeout: 90_000 }, async () => {
     const identity = await page.attribute('#identity-line code', 'title');
-    const sk = await page.evaluate((k) => localStorage.getItem(k), SK_KEY);
     const userTexts = () => page.readAll('#transcript .msg.user', (els) => els.map((e) => e.textContent));
     const messages = await userTexts();
+    await page.evaluate(() => performance.clearResourceTimings());
+    const newPass = { label: 'Passphrase to remember this key with (NIP-49)' };
+    const again = { label: 'The same passphrase again' };
+    const rememberButton = { role: 'button', name: 'Remember this key' };
+    // Refused: too short, and two that differ.
+    await page.fill(newPass, 'short');
+    await page.fill(again, 'short');
+    await page.click(rememberButton);
+    assert.match(await page.text('#pass-error'), /8 characters/);
+    await page.fill(newPass, PASS);
+    await page.fill(again, `${PASS}!`);
+    await page.click(rememberButton);
+    assert.match(await page.text('#pass-error'), /differ/);
+    let fetched = await fetchedPaths(page);
+    assert.ok(!fetched.some((f) => f.includes('nip49')), `NIP-49 is loaded only to encrypt: ${fetched}`);
+    await remember(page);
+    fetched = await fetchedPaths(page);
+    assert.ok(fetched.includes('/dist/core-nip49.wasm'), `the NIP-49 module was fetched: ${fetched}`);
+    // What is stored is an ncryptsec that nostr-tools opens to this identity's key; nothing else secret.
+    const kept = JSON.parse(await storage(page));
+    const nc = kept.local[NCRYPTSEC_KEY];
+    const sk = toolsNip49.decrypt(nc, PASS);
+    assert.equal(nip19.npubEncode(getPublicKey(sk)), identity);
+    const raw = new Uint8Array(bech32.fromWords(bech32.decode(nc, 5000).words));
+    assert.deepEqual([raw[0], raw[1], raw[42]], [2, 16, 1], 'version 2, log_n 16, key never seen in the clear');
+    const dump = JSON.stringify(kept);
+    assert.ok(!dump.includes(Buffer.from(sk).toString('hex')) && !dump.includes(nip19.nsecEncode(sk)));
+
     await page.reload();
+    // No key until the passphrase is given; a wrong one is refused.
+    await page.waitForTarget({ label: 'Passphrase of the remembered key' });
+    assert.equal(await page.evaluate(() => document.body.dataset.ready), 'false');
+    assert.equal(await unlock(page, 'not the passphrase'), 'Wrong passphrase.');
+    assert.equal(await unlock(page), '');
     await ready(page);
     await page.waitForSelector('body[data-restored]'); // the runs are replayed from IndexedDB
     assert.equal(await page.attribute('#identity-line code', 'title'), identity);
-    assert.equal(await page.evaluate((k) => localStorage.getItem(k), SK_KEY), sk);
+    assert.match(await page.text('#identity-line'), /remembered in this browser/);
+    assert.equal(await page.evaluate((k) => localStorage.getItem(k), SK_KEY), null);
     assert.deepEqual(await userTexts(), messages);
     const states = await page.readAll('#transcript .run-status', (s) => s.map((x) => x.dataset.state));
     assert.deepEqual(states, ['done', 'done', 'cancelled', 'error', 'done']);
@@ -246,8 +337,7 @@ forEachEngine((engine) => {
       assert.equal(await page.text(`${LAST} .msg.agent .who`), 'Agent');
       await until(() => seen.plain >= 2, 'with the switch off the run is NIP-44 events again');
       // The private run is restored after a reload like the others.
-      await page.reload();
-      await ready(page);
+      await reloadUnlocked(page);
       await page.waitForSelector('body[data-restored]');
       const restored = await page.evaluate((text) => {
         const li = [...document.querySelectorAll('#transcript > li')].filter((l) => l.textContent.includes(text)).at(-1);
@@ -267,8 +357,7 @@ forEachEngine((engine) => {
     // MiniBrowser (WebKitGTK) keeps its window at least 447 px wide: the narrowest it goes.
     t.diagnostic(`${engine.browser.label}: viewport ${size.width}×${size.height}`);
     assert.ok(size.width <= 447, `viewport ${size.width} px wide`);
-    await page.reload();
-    await ready(page);
+    await reloadUnlocked(page);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     const wide = overflow > 0 ? await page.evaluate(() => [...document.querySelectorAll('body *')].filter((el) => el.getBoundingClientRect().right > innerWidth).slice(0, 8).map((el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className && typeof el.className === 'string' ? `.${el.className.trim().split(/\s+/).join('.')}` : ''} right=${Math.round(el.getBoundingClientRect().right)}`)) : [];
     assert.ok(overflow <= 0, `page wider than the screen by ${overflow} px: ${wide.join(', ')}`);
@@ -303,6 +392,7 @@ forEachEngine((engine) => {
       });
       await ext.goto(demoUrl(site2.origin));
       await ext.click({ role: 'button', name: 'Log in with extension' });
+      await ext.click({ role: 'button', name: 'Connect' }); // the proposed relay
       await ready(ext);
       assert.match(await ext.text('#identity-line'), /NIP-07 extension/);
       await chat(ext, 'calculate 20 + 22');
@@ -316,6 +406,7 @@ forEachEngine((engine) => {
       assert.match(await ext.text('#task-log li[data-kind="result"]'), /"result": "1024"/);
       assert.ok(calls.signEvent > before.signEvent && calls.encrypt > before.encrypt && calls.decrypt > before.decrypt, JSON.stringify(calls));
       assert.equal(await ext.evaluate((k) => localStorage.getItem(k), SK_KEY), null, 'no local key was made');
+      assert.equal(await ext.evaluate((k) => localStorage.getItem(k), NCRYPTSEC_KEY), null);
       // A reload logs in through the extension again, still without a local key.
       await ext.reload();
       await ready(ext);
@@ -396,29 +487,38 @@ forEachEngine((engine) => {
     assert.match(await page.text(`${LAST} .body`), /= 9$/);
   });
 
-  test('the local key exports as nsec and imports back; a bad key is refused', { timeout: 60_000 }, async () => {
-    const { nip19 } = await import('nostr-agents');
+  test('the tab key exports as nsec and an imported one replaces it; neither is stored in the clear', { timeout: 90_000 }, async () => {
+    const identity = await page.attribute('#identity-line code', 'title');
     await page.click({ role: 'button', name: 'Export key' });
     const nsec = await page.value({ label: 'Your secret key (keep it private)' });
-    const stored = await page.evaluate((k) => localStorage.getItem(k), SK_KEY);
-    assert.equal(Buffer.from(nip19.decode(nsec).data).toString('hex'), stored);
+    assert.equal(nip19.npubEncode(getPublicKey(nip19.decode(nsec).data)), identity);
+    assert.ok(!(await storage(page)).includes(nsec));
 
+    const before = await storage(page);
     const importField = { label: 'Import a key (nsec or hex)' };
     const importButton = { role: 'button', name: 'Import', exact: true };
     await page.fill(importField, 'nsec1notakey');
     await page.click(importButton);
     assert.match(await page.text('#import-error'), /Not a valid key/);
-    assert.equal(await page.evaluate((k) => localStorage.getItem(k), SK_KEY), stored, 'unchanged');
+    assert.equal(await storage(page), before, 'unchanged');
 
     const sk = generateSecretKey();
     await page.fill(importField, nip19.nsecEncode(sk));
     await page.click(importButton);
     await ready(page);
     assert.equal(await page.attribute('#identity-line code', 'title'), nip19.npubEncode(getPublicKey(sk)));
-    assert.equal(await page.evaluate((k) => localStorage.getItem(k), SK_KEY), Buffer.from(sk).toString('hex'));
     assert.equal(await page.value(importField), '', 'the field is cleared');
+    assert.match(await page.text('#identity-line'), /for this tab only/, 'imported keys are not stored by themselves');
+    assert.equal(await storage(page), before);
     await chat(page, 'calculate 5*5');
     assert.match(await page.text(`${LAST} .body`), /= 25$/);
+    // Remembering it replaces the remembered key; the key security byte says it was seen in the clear.
+    await remember(page, 'another good passphrase');
+    const nc = JSON.parse(await storage(page)).local[NCRYPTSEC_KEY];
+    assert.deepEqual(toolsNip49.decrypt(nc, 'another good passphrase'), sk);
+    assert.equal(new Uint8Array(bech32.fromWords(bech32.decode(nc, 5000).words))[42], 0);
+    assert.ok(!(await storage(page)).includes(Buffer.from(sk).toString('hex')));
+    await page.click({ role: 'button', name: 'Export key' }); // close the box
     sk.fill(0);
   });
 
@@ -444,6 +544,7 @@ forEachEngine((engine) => {
       await chat(page, 'wait for me', { wait: false });
       await page.waitFor(() => /before the reload/.test(document.querySelector('#transcript > li:last-child .body')?.textContent ?? ''), null, { what: 'the first delta' });
       await page.reload();
+      assert.equal(await unlock(page, 'another good passphrase'), '');
       await ready(page);
       await page.waitForSelector('body[data-restored="1"]');
       assert.equal(await page.text(`${LAST} .msg.user`), 'Youwait for me');
@@ -462,6 +563,67 @@ forEachEngine((engine) => {
       await gated.stop();
     }
     assert.deepEqual((await page.problems()).slice(known), []);
+  });
+
+  test('a link proposing another relay does not change the saved list; the user adds it or not', { timeout: 60_000 }, async () => {
+    const link = `${site.origin}/?relay=${encodeURIComponent(relayB.url)}&relay=${encodeURIComponent(relay.url)}&agent=${agent.npub}`;
+    await page.goto(link);
+    assert.equal(await unlock(page, 'another good passphrase'), '');
+    await ready(page);
+    const saved = () => page.evaluate(() => JSON.parse(localStorage.getItem('nostr-agents-demo:relays')));
+    assert.deepEqual(await saved(), [relay.url]);
+    assert.match(await page.text('#relay-proposal'), new RegExp(`proposes relays you do not use: ${relayB.url.replace(/[.]/g, '\\.')}\\.`));
+    assert.ok(!sockets.some((u) => new URL(u).port === new URL(relayB.url).port), 'the proposed relay was not contacted');
+    await page.click({ role: 'button', name: 'Ignore' });
+    assert.equal(await page.visible('#relay-proposal'), false);
+    assert.deepEqual(await saved(), [relay.url]);
+
+    await page.goto(link);
+    assert.equal(await unlock(page, 'another good passphrase'), '');
+    await page.click({ role: 'button', name: 'Add them' });
+    assert.deepEqual(await saved(), [relay.url, relayB.url]);
+    await page.waitForSelector(`#relay-list li[data-relay="${relayB.url}"] .dot[data-state="open"]`);
+    await page.click({ role: 'button', name: `Remove ${relayB.url}` });
+    assert.deepEqual(await saved(), [relay.url]);
+  });
+
+  test('a key an older version kept in plain text is moved out of storage; a remembered key can be forgotten', { timeout: 60_000 }, async () => {
+    const site3 = await startStaticServer({ port: 0 });
+    const p = await engine.newPage();
+    try {
+      const sk = generateSecretKey();
+      const hex = Buffer.from(sk).toString('hex');
+      await p.goto(`${site3.origin}/web-demo/style.css`); // the origin, to plant the old entry
+      await p.evaluate((k, v) => {
+        localStorage.setItem(k, v);
+        localStorage.setItem('nostr-agents-demo:relays', '[]');
+      }, SK_KEY, hex);
+      await p.goto(demoUrl(site3.origin));
+      await p.waitForSelector('#identity-line code');
+      assert.equal(await p.attribute('#identity-line code', 'title'), nip19.npubEncode(getPublicKey(sk)));
+      assert.match(await p.text('#identity-line'), /kept unencrypted, now out of storage: remember or export it/);
+      assert.ok(!(await storage(p)).includes(hex), 'the plain-text copy is gone');
+      await remember(p);
+      assert.deepEqual(toolsNip49.decrypt(JSON.parse(await storage(p)).local[NCRYPTSEC_KEY], PASS), sk);
+      // Forget: the page asks first; said no, nothing changes; said yes, nothing is remembered (the
+      // tab keeps its key until it closes).
+      const forget = { role: 'button', name: 'Forget the remembered key' };
+      await p.answerNextConfirm(false);
+      await p.click(forget);
+      assert.deepEqual(await p.confirmsAsked(), ['Forget the remembered key for good?']);
+      assert.notEqual(JSON.parse(await storage(p)).local[NCRYPTSEC_KEY], undefined, 'not without a yes');
+      await p.answerNextConfirm(true);
+      await p.click(forget);
+      assert.equal((await p.confirmsAsked()).length, 2);
+      await p.waitFor((k) => localStorage.getItem(k) === null, NCRYPTSEC_KEY, { what: 'the remembered key to go' });
+      await p.reload();
+      await p.waitForSelector('#identity-line code');
+      assert.notEqual(await p.attribute('#identity-line code', 'title'), nip19.npubEncode(getPublicKey(sk)), 'a new tab key');
+      sk.fill(0);
+    } finally {
+      await p.close();
+      await site3.close();
+    }
   });
 }, {
   // Open (engines branch, 2026-12-02): in WebKitGTK 2.50 the page is 10 px wider than a 447 px

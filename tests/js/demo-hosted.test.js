@@ -42,13 +42,17 @@ test('npm run build:demo is the build script', () => {
 
 test('the folder is static: HTML, JS, WASM and CSS with relative URLs, no server code', () => {
   const dir = path.join(tmp, 'www', SUB);
-  assert.deepEqual(readdirSync(dir).sort(), ['app.js', 'core.wasm', 'index.html', 'style.css']);
+  // nip49.js and nip49.wasm: fetched only to remember or unlock a key.
+  assert.deepEqual(readdirSync(dir).sort(), ['app.js', 'core.wasm', 'index.html', 'nip49.js', 'nip49.wasm', 'style.css']);
   const html = readFileSync(path.join(dir, 'index.html'), 'utf8');
   const urls = [...html.matchAll(/(?:src|href)="([^"]*)"/g)].map((m) => m[1]);
   assert.deepEqual(urls.filter((u) => u !== '#message' && u !== 'data:,').sort(), ['app.js', 'core.wasm', 'style.css']);
   const js = readFileSync(path.join(dir, 'app.js'), 'utf8');
   assert.doesNotMatch(js, /\bfrom\s*"[^"]*"/, 'one module: no static imports left');
   assert.doesNotMatch(js, /createServer|startRelay|startDemoAgent/, 'no server or agent code');
+  assert.match(js, /import\("\.\/nip49\.js"\)/, 'NIP-49 is imported lazily');
+  assert.doesNotMatch(js, /nip49EncryptScratch/, 'and is not in app.js');
+  assert.doesNotMatch(readFileSync(path.join(dir, 'nip49.js'), 'utf8'), /\bfrom\s*"[^"]*"/, 'nip49.js is one module');
   const wasm = readFileSync(path.join(dir, 'core.wasm'));
   assert.deepEqual([...wasm.subarray(0, 4)], [0, 0x61, 0x73, 0x6d]);
 });
@@ -118,8 +122,17 @@ forEachEngine((engine) => {
     await page.screenshot(path.join(shots, 'hosted.png'));
   });
 
-  test('a reload remembers the relays and restores the chat; every request stayed under the sub-path', { timeout: 60_000 }, async (t) => {
+  test('a reload remembers the relays and (once unlocked) the key, and restores the chat; every request stayed under the sub-path', { timeout: 90_000 }, async (t) => {
+    assert.equal(site.requestsFor(`${SUB}nip49.wasm`).length, 0, 'nothing of NIP-49 is fetched until a key is remembered');
+    await page.fill({ label: 'Passphrase to remember this key with (NIP-49)' }, 'a hosted passphrase');
+    await page.fill({ label: 'The same passphrase again' }, 'a hosted passphrase');
+    await page.click({ role: 'button', name: 'Remember this key' });
+    await page.waitFor(() => /remembered in this browser/.test(document.getElementById('identity-line').textContent), null, { timeoutMs: 30_000, what: 'the key to be remembered' });
+    assert.equal(site.requestsFor(`${SUB}nip49.js`).length, 1);
+    assert.ok(site.requestsFor(`${SUB}nip49.wasm`).every((r) => r.contentType === 'application/wasm'));
     await page.reload();
+    await page.fill({ label: 'Passphrase of the remembered key' }, 'a hosted passphrase');
+    await page.click({ role: 'button', name: 'Unlock' });
     await page.waitForSelector('body[data-ready="true"]', { timeoutMs: 30_000 });
     await page.waitForSelector('body[data-restored="1"]');
     assert.equal(await page.visible('#relay-choice'), false, 'not asked again');

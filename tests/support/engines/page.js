@@ -143,6 +143,28 @@ export class Page {
     return this._evaluate(`(${fn})([...document.querySelectorAll(${JSON.stringify(selector)})])`);
   }
 
+  /**
+   * Answers the next window.confirm() of the current document with `accept` (true: OK), without
+   * showing it, and records its message for confirmsAsked(). Done in the page, the same in every
+   * engine: classic WebDriver (WebKit) blocks every command while a native dialog is open.
+   */
+  async answerNextConfirm(accept) {
+    await this.evaluate((ok) => {
+      window.__enginesConfirms ??= [];
+      const native = window.__enginesNativeConfirm ?? (window.__enginesNativeConfirm = window.confirm);
+      window.confirm = (message) => {
+        window.confirm = native;
+        window.__enginesConfirms.push(String(message));
+        return ok;
+      };
+    }, accept);
+  }
+
+  /** The messages of the confirm() dialogs answered by answerNextConfirm in this document. */
+  async confirmsAsked() {
+    return (await this.evaluate(() => window.__enginesConfirms)) ?? [];
+  }
+
   /** Every problem the page has shown since it opened (see _problems). */
   async problems() {
     this.seen.push(...(await this._problems()));
