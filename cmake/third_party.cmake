@@ -75,6 +75,11 @@ nostr_add_secp256k1(secp256k1)
 if(EMSCRIPTEN)
   nostr_add_secp256k1(secp256k1_web)
   target_compile_definitions(secp256k1_web PRIVATE NOSTR_KEY_TABLES=0 NOSTR_BATCH_VERIFY=0)
+  # nostr-agents/lite (core-lite) keeps the key tables but not batch verification: its apps
+  # (signers, extensions) verify a few events at a time, and the multi-multiplication is ~7 KB gz
+  # of its 120 KB budget. verifyEvents there gives the same answers through single checks.
+  nostr_add_secp256k1(secp256k1_lite)
+  target_compile_definitions(secp256k1_lite PRIVATE NOSTR_BATCH_VERIFY=0)
 endif()
 
 # --- libsodium 1.0.22 (Debian sid), only what the core uses: SHA-256, HMAC-SHA256, ChaCha20,

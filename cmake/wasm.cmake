@@ -52,7 +52,7 @@ foreach(name support keys event event_finalize event_text nip13 nip19 nip19_enco
   list(APPEND NOSTR_LITE_BINDING_SOURCES ${CMAKE_SOURCE_DIR}/bindings/${name}.cpp)
 endforeach()
 add_executable(core-lite ${NOSTR_LITE_BINDING_SOURCES})
-target_link_libraries(core-lite PRIVATE nostr_core secp256k1 sodium)
+target_link_libraries(core-lite PRIVATE nostr_core secp256k1_lite sodium)
 target_compile_options(core-lite PRIVATE ${NOSTR_WASM_COMPILE_OPTIONS})
 target_link_options(core-lite PRIVATE ${NOSTR_WASM_LINK_FLAGS})
 set_target_properties(core-lite PROPERTIES SUFFIX ".mjs" RUNTIME_OUTPUT_DIRECTORY ${NOSTR_DIST_DIR})
