@@ -38,7 +38,7 @@ const REQUEST_OPENED = 0;
 const POLL_STARTED = 1;
 const POLL_FINISHED = 2;
 // A client dropped without stop(): its core poll schedule goes with it.
-const schedules = new FinalizationRegistry((native) => native.delete());
+const schedules = /* @__PURE__ */ new FinalizationRegistry((native) => native.delete());
 
 export function checkTimeout(v, what) {
   if (v !== undefined && (!Number.isFinite(v) || v < 0)) throw new NostrError('INVALID_ARGUMENT', `${what} must be a non-negative number of ms`);

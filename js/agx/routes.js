@@ -10,7 +10,7 @@ import { core, checked } from '../core.js';
 import { NostrError } from '../errors.js';
 import { isPrivateAddress, lookupHost, RELAY_LIST_KIND } from './discovery.js';
 
-const registry = new FinalizationRegistry((native) => native.delete());
+const registry = /* @__PURE__ */ new FinalizationRegistry((native) => native.delete());
 export const DEFAULT_LOOKUP_TIMEOUT = 3000;
 
 export class AgxRoutes {

@@ -421,7 +421,7 @@ export class RelayPool {
         break;
       case COUNT_FRAME: {
         // The answer to a count (count.js); a COUNT nobody waits for is ignored.
-        const d = m.last();
+        const d = last();
         this._countWaits?.get(countKey(conn, d.subId))?.fire({ count: d.count, approximate: (packed & FLAG) !== 0, frame: data });
         break;
       }
