@@ -880,11 +880,15 @@ async function openStore() {
 async function openLatestSession() {
   state.session = null;
   $('transcript').replaceChildren();
+  // data-restored: how many runs of this identity's latest session are on screen. Without an
+  // identity yet (a remembered key still locked) nothing is restored: say nothing, so that a
+  // reader waiting for it waits for the unlock's restore, not for this empty pass.
+  delete document.body.dataset.restored;
   const [latest] = await mySessions();
   if (latest) await openSession(latest);
   else {
     await renderSessions();
-    document.body.dataset.restored = '0';
+    if (state.identity) document.body.dataset.restored = '0';
   }
 }
 
