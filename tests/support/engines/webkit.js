@@ -220,8 +220,11 @@ export async function launch() {
       let handle = browser.spare;
       browser.spare = null;
       if (!handle) {
+        // A window, not a tab: MiniBrowser opens a new tab in the background and switching to it
+        // over WebDriver does not bring it to the front, so its document stays hidden (no
+        // requestAnimationFrame, throttled timers) and a screenshot of it waits forever.
         handle = await browser.exclusive(async () => {
-          const w = await browser.wd('POST', '/window/new', { type: 'tab' });
+          const w = await browser.wd('POST', '/window/new', { type: 'window' });
           return w.handle;
         });
       }
