@@ -2,7 +2,7 @@
 // `npm run build:demo`: the demo page as a static folder any host serves as it is, from its root
 // or a sub-path: index.html, app.js (the page and the package's browser build in one minified ES
 // module, the Emscripten loader included), core.wasm (fetched next to app.js and compiled while
-// it streams; serve it as application/wasm) and style.css. Relative URLs only; no server code.
+// it streams; serve it as application/wasm; fetched once per load in every engine) and style.css. Relative URLs only; no server code.
 // The page's core.wasm is dist/core-web.wasm: the package's core without the bindings the page
 // never calls (cmake/wasm.cmake), checked here against the page's bundle. Two more files are
 // fetched only when the user remembers a key or unlocks a remembered one: nip49.js and nip49.wasm
@@ -165,13 +165,12 @@ const css = await build({
   outfile: join(out, 'style.css'),
 });
 
-// The HTML: the same page without the dev server's module preloads (the bundle is one module),
-// and core.wasm preloaded, so its download overlaps app.js's instead of following it (the loader's
-// fetch is same-origin, mode cors: the preload matches it).
-const html = readFileSync(join(root, 'web-demo/index.html'), 'utf8')
-  .replace(/^\s*<link rel="modulepreload"[^>]*>\n/gm, '')
-  .replace('<script type="module" src="app.js"></script>', '<link rel="preload" href="core.wasm" as="fetch" type="application/wasm" crossorigin>\n<script type="module" src="app.js"></script>');
-if (!/src="app\.js"/.test(html) || /\.\.\//.test(html)) throw new Error('build-demo: web-demo/index.html no longer has the shape this script expects');
+// The HTML: the same page without the dev server's module preloads (the bundle is one module).
+// core.wasm is not preloaded: WebKit never hands a <link rel=preload as=fetch> to the loader's
+// fetch() (with or without crossorigin, whatever the cache headers: tested in WebKitGTK 2.50), so
+// every WebKit visitor downloaded it twice; the loader's one fetch starts once app.js runs.
+const html = readFileSync(join(root, 'web-demo/index.html'), 'utf8').replace(/^\s*<link rel="modulepreload"[^>]*>\n/gm, '');
+if (!/src="app\.js"/.test(html) || /\.\.\//.test(html) || /rel="preload"/.test(html)) throw new Error('build-demo: web-demo/index.html no longer has the shape this script expects');
 // Leading indentation is for people editing the page: 1 KB raw, ~0.2 KB gz, that no browser needs
 // (the page's HTML has no <pre> and no textarea whose text spans lines).
 const compactHtml = html.replace(/^[ \t]+/gm, '');
