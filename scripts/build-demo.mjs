@@ -8,7 +8,8 @@
 // fetched only when the user remembers a key or unlocks a remembered one: nip49.js and nip49.wasm
 // (web-demo/nip49-lazy.js and dist/core-nip49.wasm: NIP-49's scrypt and XChaCha20-Poly1305).
 //
-//   node scripts/build-demo.mjs [--out build/demo-site] [--analyze]   (--analyze: what app.js is made of)
+//   node scripts/build-demo.mjs [--out build/demo-site] [--analyze] [--json]
+//   (--analyze: what the JS is made of; --json: the sizes as one JSON line, for npm run bench)
 //
 // Reads dist/core-web.{wasm,mjs} and dist/core.{wasm,mjs} (`npm run build` makes them). Prints
 // each file's size, raw and gzip -9.
@@ -20,7 +21,7 @@ import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const { values: args } = parseArgs({ options: { out: { type: 'string', default: 'build/demo-site' }, quiet: { type: 'boolean', default: false }, analyze: { type: 'boolean', default: false } } });
+const { values: args } = parseArgs({ options: { out: { type: 'string', default: 'build/demo-site' }, quiet: { type: 'boolean', default: false }, analyze: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } } });
 const out = resolve(args.out);
 
 for (const f of ['dist/core.wasm', 'dist/core.mjs', 'dist/core-web.wasm', 'dist/core-web.mjs', 'dist/core-nip49.wasm', 'dist/core-nip49.mjs'])
@@ -52,29 +53,61 @@ const NAMESPACES = {
   nip40: 'js/nip40.js',
 };
 const PAGE_API = 'page-api';
-function pageApiSource() {
-  const sources = ['app.js', 'identity.js', 'markdown.js'].map((f) => readFileSync(join(root, 'web-demo', f), 'utf8'));
-  // The namespaces the page imports from the package.
-  const imported = new Set();
-  for (const src of sources)
-    for (const m of src.matchAll(/^import \{([^}]*)\} from '[^']*\/dist\/index\.browser\.js';$/gm))
-      for (const name of m[1].split(',').map((s) => s.trim())) if (name in NAMESPACES) imported.add(name);
-  const lines = [`export * from ${JSON.stringify(join(root, 'js/index.browser.js'))};`];
-  for (const ns of imported) {
-    const members = new Set();
-    for (const src of sources) {
-      // Without import lines, line comments, strings' `'ns'` and object keys (`{ agx: null }`).
-      const code = src.replace(/^import [^;]*;$/gm, '').replace(/(^|\s)\/\/.*$/gm, '$1');
-      for (const m of code.matchAll(new RegExp(`(?<![.\\w$'"\`])${ns}\\b(?!\\s*:)(\\.([A-Za-z_$][\\w$]*))?`, 'g'))) {
-        if (!m[2]) throw new Error(`build-demo: the page uses \`${ns}\` other than as ${ns}.member; import what it needs by name`);
-        members.add(m[2]);
-      }
+// The AGX panel's package code is imported lazily (web-demo/agx-lazy.js: `export { agx } from`
+// the browser entry): its `agx` object comes from a module of its own, which only that chunk
+// imports, so the AGX requester, its wrap, unwrap, routes and replay guard stay out of app.js.
+const PAGE_API_AGX = 'page-api-agx';
+const PAGE_SOURCES = ['app.js', 'identity.js', 'markdown.js'];
+const read = (f) => readFileSync(join(root, 'web-demo', f), 'utf8');
+/** What `files` import (or re-export) from the package's browser entry, by name. */
+function importedNames(files) {
+  const names = new Set();
+  for (const src of files.map(read))
+    for (const m of src.matchAll(/^(?:import|export) \{([^}]*)\} from '[^']*\/dist\/index\.browser\.js';$/gm))
+      for (const name of m[1].split(',').map((x) => x.trim())) names.add(name);
+  return names;
+}
+/** `export const ns = { members the page reads }`, the members imported by name. */
+function namespaceObject(ns) {
+  const members = new Set();
+  for (const src of PAGE_SOURCES.map(read)) {
+    // Without import lines, line comments, strings' `'ns'` and paths (`./agx-lazy.js`), object keys (`{ agx: null }`) and the
+    // local that holds a lazy import's namespace (`let agx;`, `({ agx } = await loadAgx())`).
+    const code = src
+      .replace(/^import [^;]*;$/gm, '')
+      .replace(/(^|\s)\/\/.*$/gm, '$1')
+      .replace(new RegExp(`\\{\\s*${ns}\\s*\\}|\\b(?:const|let)\\s+${ns}\\b`, 'g'), '');
+    for (const m of code.matchAll(new RegExp(`(?<![.\\w$'"\`/])${ns}\\b(?!\\s*:|-)(\\.([A-Za-z_$][\\w$]*))?`, 'g'))) {
+      if (!m[2]) throw new Error(`build-demo: the page uses \`${ns}\` other than as ${ns}.member; import what it needs by name`);
+      members.add(m[2]);
     }
-    const names = [...members].sort();
-    lines.push(`import { ${names.map((n) => `${n} as ${ns}_${n}`).join(', ')} } from ${JSON.stringify(join(root, NAMESPACES[ns]))};`);
-    lines.push(`export const ${ns} = Object.freeze({ ${names.map((n) => `${n}: ${ns}_${n}`).join(', ')} });`);
   }
+  const names = [...members].sort();
+  return [
+    `import { ${names.map((n) => `${n} as ${ns}_${n}`).join(', ')} } from ${JSON.stringify(join(root, NAMESPACES[ns]))};`,
+    `export const ${ns} = Object.freeze({ ${names.map((n) => `${n}: ${ns}_${n}`).join(', ')} });`,
+  ];
+}
+function pageApiSource() {
+  // From the browser entry as PAGE_MAIN_ENTRY: with code splitting, a module that both app.js's
+  // graph and the AGX chunk's reach goes to the shared chunk app.js loads, so app.js's graph must
+  // not reach js/agx/ through the API's `export * as agx`.
+  const lines = [`export * from ${JSON.stringify(PAGE_MAIN_ENTRY)};`];
+  for (const ns of importedNames(PAGE_SOURCES)) if (ns in NAMESPACES) lines.push(...namespaceObject(ns));
   return lines.join('\n');
+}
+// js/index.browser.js and js/api.js as the page's main chunk sees them: the same, without `agx`.
+const PAGE_MAIN_ENTRY = 'page-main-entry';
+const PAGE_MAIN_API = 'page-main-api';
+function withoutAgx(file, from, to) {
+  const text = readFileSync(join(root, file), 'utf8');
+  if (!text.includes(from)) throw new Error(`build-demo: ${file} no longer has \`${from}\``);
+  return text.replace(from, to);
+}
+function pageApiAgxSource() {
+  const names = [...importedNames(['agx-lazy.js'])];
+  if (names.join() !== 'agx') throw new Error(`build-demo: web-demo/agx-lazy.js should export { agx } alone, not ${names}`);
+  return namespaceObject('agx').join('\n');
 }
 // The browser entry's loader import (dist/core.mjs) becomes the page module's loader, which then
 // fetches `core.wasm` next to app.js (the name the page ships core-web.wasm under).
@@ -97,8 +130,15 @@ function renamedLoader(file, from, to) {
 const fromSources = {
   name: 'package-from-sources',
   setup(b) {
-    b.onResolve({ filter: /\/dist\/index\.browser\.js$/ }, () => ({ path: PAGE_API, namespace: PAGE_API }));
-    b.onLoad({ filter: /.*/, namespace: PAGE_API }, () => ({ contents: pageApiSource(), resolveDir: root, loader: 'js' }));
+    b.onResolve({ filter: /\/dist\/index\.browser\.js$/ }, (a) =>
+      /\/agx-lazy\.js$/.test(a.importer) ? { path: PAGE_API_AGX, namespace: PAGE_API } : { path: PAGE_API, namespace: PAGE_API },
+    );
+    b.onLoad({ filter: /.*/, namespace: PAGE_API }, (a) => {
+      if (a.path === PAGE_MAIN_ENTRY) return { contents: withoutAgx('js/index.browser.js', "export * from './api.js';", `export * from '${PAGE_MAIN_API}';`), resolveDir: join(root, 'js'), loader: 'js' };
+      if (a.path === PAGE_MAIN_API) return { contents: withoutAgx('js/api.js', "export * as agx from './agx/index.js';", ''), resolveDir: join(root, 'js'), loader: 'js' };
+      return { contents: a.path === PAGE_API_AGX ? pageApiAgxSource() : pageApiSource(), resolveDir: root, loader: 'js' };
+    });
+    b.onResolve({ filter: /^page-main-(entry|api)$/ }, (a) => ({ path: a.path, namespace: PAGE_API }));
     b.onResolve({ filter: /\/dist\/core\.mjs$/ }, () => ({ path: webLoader }));
     b.onLoad({ filter: /\/dist\/core-web\.mjs$/ }, () => ({ contents: renamedLoader('core-web.mjs', './core-web.wasm', './core.wasm'), loader: 'js' }));
   },
@@ -115,10 +155,24 @@ const js = await build({
   external: ['ws', 'node:*'],
   logLevel: 'warning',
   write: false,
-  metafile: args.analyze,
-  outfile: join(out, 'app.js'),
+  metafile: true,
+  // Two chunks: app.js (the entry) and agx-lazy.js (its dynamic import), with what both use in
+  // one shared chunk that app.js imports (and index.html preloads, below).
+  splitting: true,
+  outdir: out,
+  entryNames: '[name]',
+  chunkNames: '[name]',
 });
 if (args.analyze) process.stdout.write(await analyzeMetafile(js.metafile));
+const jsFiles = new Map(js.outputFiles.map((f) => [relative(out, f.path), Buffer.from(f.contents)]));
+const sharedName = [...jsFiles.keys()].find((f) => f === 'chunk.js');
+if (jsFiles.size !== 3 || !jsFiles.has('app.js') || !jsFiles.has('agx-lazy.js') || !sharedName)
+  throw new Error(`build-demo: expected app.js, agx-lazy.js and one shared chunk, got ${[...jsFiles.keys()]}`);
+const appText = jsFiles.get('app.js').toString('utf8');
+if (!/\bimport\("\.\/agx-lazy\.js"\)/.test(appText)) throw new Error('build-demo: app.js no longer imports ./agx-lazy.js lazily');
+const inputsOf = (name) => Object.keys(js.metafile.outputs[relative(root, join(out, name))]?.inputs ?? {});
+if (!inputsOf('agx-lazy.js').includes('js/agx/requester.js') || [...inputsOf('app.js'), ...inputsOf(sharedName)].some((f) => f.startsWith('js/agx/')))
+  throw new Error('build-demo: the AGX requester and its modules are no longer in agx-lazy.js alone');
 // The page module lacks some of the core's functions: the page's bundle must name none of them
 // (core functions are called as properties, `core().name(...)`, which minification keeps).
 const coreNames = async (name) => {
@@ -127,7 +181,7 @@ const coreNames = async (name) => {
   return new Set(Object.keys(m));
 };
 const webNames = await coreNames('core-web');
-const pageText = Buffer.from(js.outputFiles[0].contents).toString('utf8');
+const pageText = [...jsFiles.values()].join('\n');
 const missing = [...(await coreNames('core'))].filter((n) => !webNames.has(n) && new RegExp(`\\b${n}\\b`).test(pageText));
 if (missing.length) throw new Error(`build-demo: the page calls ${missing.join(', ')}, which dist/core-web.wasm lacks: add its binding file to core-web in cmake/wasm.cmake`);
 
@@ -153,8 +207,7 @@ const nip49Js = await build({
   write: false,
   outfile: join(out, 'nip49.js'),
 });
-if (!/\bimport\("\.\/nip49\.js"\)/.test(Buffer.from(js.outputFiles[0].contents).toString('utf8')))
-  throw new Error('build-demo: app.js no longer imports ./nip49.js lazily');
+if (!/\bimport\("\.\/nip49\.js"\)/.test(appText)) throw new Error('build-demo: app.js no longer imports ./nip49.js lazily');
 
 const css = await build({
   entryPoints: [join(root, 'web-demo/style.css')],
@@ -169,8 +222,11 @@ const css = await build({
 // core.wasm is not preloaded: WebKit never hands a <link rel=preload as=fetch> to the loader's
 // fetch() (with or without crossorigin, whatever the cache headers: tested in WebKitGTK 2.50), so
 // every WebKit visitor downloaded it twice; the loader's one fetch starts once app.js runs.
-const html = readFileSync(join(root, 'web-demo/index.html'), 'utf8').replace(/^\s*<link rel="modulepreload"[^>]*>\n/gm, '');
-if (!/src="app\.js"/.test(html) || /\.\.\//.test(html) || /rel="preload"/.test(html)) throw new Error('build-demo: web-demo/index.html no longer has the shape this script expects');
+// The shared chunk app.js imports is preloaded, so that it downloads beside app.js, not after it.
+const html = readFileSync(join(root, 'web-demo/index.html'), 'utf8')
+  .replace(/^\s*<link rel="modulepreload"[^>]*>\n/gm, '')
+  .replace('<script type="module" src="app.js"></script>', `<link rel="modulepreload" href="${sharedName}">\n<script type="module" src="app.js"></script>`);
+if (!html.includes(`href="${sharedName}"`) || /\.\.\//.test(html) || /rel="preload"/.test(html)) throw new Error('build-demo: web-demo/index.html no longer has the shape this script expects');
 // Leading indentation is for people editing the page: 1 KB raw, ~0.2 KB gz, that no browser needs
 // (the page's HTML has no <pre> and no textarea whose text spans lines).
 const compactHtml = html.replace(/^[ \t]+/gm, '');
@@ -178,32 +234,39 @@ if (/<pre|<textarea[^>]*>[^<]*\n/.test(html)) throw new Error('build-demo: web-d
 
 const files = [
   ['index.html', Buffer.from(compactHtml)],
-  ['app.js', Buffer.from(js.outputFiles[0].contents)],
+  ['app.js', jsFiles.get('app.js')],
+  [sharedName, jsFiles.get(sharedName)],
   ['style.css', Buffer.from(css.outputFiles[0].contents)],
   ['core.wasm', readFileSync(join(root, 'dist/core-web.wasm'))],
 ];
+const lazyAgx = [['agx-lazy.js', jsFiles.get('agx-lazy.js')]];
 const lazy = [
   ['nip49.js', Buffer.from(nip49Js.outputFiles[0].contents)],
   ['nip49.wasm', readFileSync(join(root, 'dist/core-nip49.wasm'))],
 ];
-const line = (name, raw, gz) => `${name.padEnd(11)} ${(raw / 1000).toFixed(1).padStart(7)} KB  ${(gz / 1000).toFixed(1).padStart(6)} KB gz\n`;
+const line = (name, raw, gz) => `${name.padEnd(18)} ${(raw / 1000).toFixed(1).padStart(7)} KB  ${(gz / 1000).toFixed(1).padStart(6)} KB gz\n`;
+const say = (text) => args.quiet || args.json || process.stdout.write(text);
 function write(list) {
   let raw = 0;
   let gz = 0;
+  const rows = [];
   for (const [name, body] of list) {
     writeFileSync(join(out, name), body);
     const z = gzipSync(body, { level: 9 }).length;
     raw += body.length;
     gz += z;
-    if (!args.quiet) process.stdout.write(line(name, body.length, z));
+    rows.push({ file: name, raw: body.length, gz: z });
+    say(line(name, body.length, z));
   }
-  return [raw, gz];
+  return { files: rows, raw, gz };
 }
-const [raw, gz] = write(files);
-if (!args.quiet) process.stdout.write(line('total', raw, gz));
-if (!args.quiet) process.stdout.write('loaded only to remember or unlock a key (NIP-49):\n');
-const [lazyRaw, lazyGz] = write(lazy);
-if (!args.quiet) {
-  process.stdout.write(line('lazy total', lazyRaw, lazyGz));
-  process.stdout.write(`wrote ${relative(process.cwd(), out) || '.'}/ (serve it from any path; .wasm as application/wasm)\n`);
-}
+const load = write(files);
+say(line('total', load.raw, load.gz));
+say('loaded only when the AGX panel is first used (a card lookup or a task):\n');
+const agxPart = write(lazyAgx);
+say('loaded only to remember or unlock a key (NIP-49):\n');
+const nip49Part = write(lazy);
+say(line('lazy total', agxPart.raw + nip49Part.raw, agxPart.gz + nip49Part.gz));
+say(`wrote ${relative(process.cwd(), out) || '.'}/ (serve it from any path; .wasm as application/wasm)\n`);
+// --json: the sizes for `npm run bench`'s size table (gzip -9 of each file, summed).
+if (args.json) process.stdout.write(`${JSON.stringify({ load, agx: agxPart, nip49: nip49Part })}\n`);

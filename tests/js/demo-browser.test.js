@@ -200,8 +200,11 @@ forEachEngine((engine) => {
 
   test('the AGX panel finds the Agent Card and completes a math.eval task', { timeout: 90_000 }, async () => {
     assert.equal(await page.value({ label: 'Agent npub' }), agent.npub);
+    const agxLazy = '/web-demo/agx-lazy.js';
+    assert.ok(!(await fetchedPaths(page)).includes(agxLazy), "the AGX panel's code is not loaded before the panel is used");
     await page.click({ role: 'button', name: 'Look up card' });
     await page.waitForTarget('#card-view dl');
+    assert.ok((await fetchedPaths(page)).includes(agxLazy), 'it is loaded for the card lookup');
     assert.match(await page.text('#card-view'), /math\.eval, demo\.echo/);
     await page.fill({ label: 'Capability' }, 'math.eval');
     await page.fill({ label: 'Payload (JSON)' }, '{"expression": "6 * (3 + 4)"}');

@@ -42,17 +42,25 @@ test('npm run build:demo is the build script', () => {
 
 test('the folder is static: HTML, JS, WASM and CSS with relative URLs, no server code', () => {
   const dir = path.join(tmp, 'www', SUB);
-  // nip49.js and nip49.wasm: fetched only to remember or unlock a key.
-  assert.deepEqual(readdirSync(dir).sort(), ['app.js', 'core.wasm', 'index.html', 'nip49.js', 'nip49.wasm', 'style.css']);
+  // nip49.js and nip49.wasm: fetched only to remember or unlock a key; agx-lazy.js only once the
+  // AGX panel is used; chunk.js: what app.js and agx-lazy.js share.
+  assert.deepEqual(readdirSync(dir).sort(), ['agx-lazy.js', 'app.js', 'chunk.js', 'core.wasm', 'index.html', 'nip49.js', 'nip49.wasm', 'style.css']);
   const html = readFileSync(path.join(dir, 'index.html'), 'utf8');
   const urls = [...html.matchAll(/(?:src|href)="([^"]*)"/g)].map((m) => m[1]);
   // No <link rel=preload> of core.wasm: WebKit never gives it to the loader's fetch (two downloads).
-  assert.deepEqual(urls.filter((u) => u !== '#message' && u !== 'data:,').sort(), ['app.js', 'style.css']);
-  const js = readFileSync(path.join(dir, 'app.js'), 'utf8');
-  assert.doesNotMatch(js, /\bfrom\s*"[^"]*"/, 'one module: no static imports left');
+  // The chunk app.js imports is preloaded beside it.
+  assert.deepEqual(urls.filter((u) => u !== '#message' && u !== 'data:,').sort(), ['app.js', 'chunk.js', 'style.css']);
+  const staticImports = (f) => [...readFileSync(path.join(dir, f), 'utf8').matchAll(/\bfrom\s*"([^"]*)"/g)].map((m) => m[1]);
+  assert.deepEqual(staticImports('app.js'), ['./chunk.js']);
+  assert.deepEqual(staticImports('agx-lazy.js'), ['./chunk.js']);
+  assert.deepEqual(staticImports('chunk.js'), []);
+  const js = ['app.js', 'chunk.js'].map((f) => readFileSync(path.join(dir, f), 'utf8')).join('\n');
   assert.doesNotMatch(js, /createServer|startRelay|startDemoAgent/, 'no server or agent code');
   assert.match(js, /import\("\.\/nip49\.js"\)/, 'NIP-49 is imported lazily');
   assert.doesNotMatch(js, /nip49EncryptScratch/, 'and is not in app.js');
+  assert.match(js, /import\("\.\/agx-lazy\.js"\)/, 'the AGX panel\'s package code is imported lazily');
+  assert.doesNotMatch(js, /AgxWrapJob|agxUnwrapWithHandle/, 'and is not in what a load fetches');
+  assert.match(readFileSync(path.join(dir, 'agx-lazy.js'), 'utf8'), /AgxWrapJob/);
   assert.doesNotMatch(readFileSync(path.join(dir, 'nip49.js'), 'utf8'), /\bfrom\s*"[^"]*"/, 'nip49.js is one module');
   const wasm = readFileSync(path.join(dir, 'core.wasm'));
   assert.deepEqual([...wasm.subarray(0, 4)], [0, 0x61, 0x73, 0x6d]);
@@ -121,6 +129,21 @@ forEachEngine((engine) => {
     assert.match(await page.text('#transcript > li:last-child .body'), /= 42$/);
     assert.equal(await page.count('#transcript .tool-card[data-tool="calculator"]'), 1);
     await page.screenshot(path.join(shots, 'hosted.png'));
+  });
+
+  test('the AGX panel fetches its part (agx-lazy.js) on first use, then finds the Agent Card and completes a task', { timeout: 90_000 }, async () => {
+    assert.equal(site.requestsFor(`${SUB}agx-lazy.js`).length, 0, 'nothing of the AGX panel is fetched until it is used');
+    assert.equal(await page.value({ label: 'Agent npub' }), agent.npub);
+    await page.click({ role: 'button', name: 'Look up card' });
+    await page.waitForTarget('#card-view dl');
+    assert.match(await page.text('#card-view'), /math\.eval/);
+    assert.equal(site.requestsFor(`${SUB}agx-lazy.js`).length, 1);
+    await page.fill({ label: 'Capability' }, 'math.eval');
+    await page.fill({ label: 'Payload (JSON)' }, '{"expression": "6 * 7"}');
+    await page.click({ role: 'button', name: 'Send task' });
+    await page.waitForTarget('#task-log li[data-kind="result"]', { timeoutMs: 60_000 });
+    assert.match(await page.text('#task-log li[data-kind="result"]'), /"result": "42"/);
+    assert.equal(site.requestsFor(`${SUB}agx-lazy.js`).length, 1, 'fetched once');
   });
 
   test('a reload remembers the relays and (once unlocked) the key, and restores the chat; every request stayed under the sub-path', { timeout: 90_000 }, async (t) => {
