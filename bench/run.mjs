@@ -16,7 +16,7 @@
 //   node bench/run.mjs --clock cpu        time by process CPU time instead of wall time (steadier
 //                                         on a busy machine; counts GC and compiler threads too)
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -222,7 +222,24 @@ function measureSizes() {
     split: tryBundle(entryFile('index.browser.js'), ['dist/core.wasm']),
     single: tryBundle(entryFile('index.single.js'), []),
     ...(existsSync(join(OURS, 'dist/lite.browser.js')) ? { lite: tryBundle('dist/lite.browser.js', ['dist/core-lite.wasm']) } : {}),
+    ...(existsSync(join(OURS, 'scripts/build-demo.mjs')) ? { demo: measureDemoPage() } : {}),
   };
+}
+
+/** The built demo page (`npm run build:demo` into a scratch folder): the files one load fetches, gzip -9 each. */
+function measureDemoPage() {
+  const out = mkdtempSync(join(os.tmpdir(), 'nostr-agents-demo-site-'));
+  try {
+    const r = spawnSync(process.execPath, [join(OURS, 'scripts/build-demo.mjs'), '--out', out, '--json'], { cwd: OURS, encoding: 'utf8' });
+    if (r.status !== 0) {
+      console.error(`  size: build:demo: ${(r.stderr || r.stdout).trim().split('\n').pop()}`);
+      return null;
+    }
+    const { load, agx, nip49 } = JSON.parse(r.stdout.trim().split('\n').pop());
+    return { ...load, lazyGz: (agx?.gz ?? 0) + (nip49?.gz ?? 0) };
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
 }
 
 // ---------------------------------------------------------------- formatting
@@ -320,6 +337,13 @@ function renderTable(rows, results, init, sizes, meta, bundles) {
     const pass = s.gz <= 120000 ? '✅' : '❌';
     L.push(
       `| browser bytes, \`nostr-agents/lite\` (sign/verify/encrypt/wrap, no relay pool or protocols; ${describe(s)}) | ${kb(s.raw)} raw · **${kb(s.gz)} gz** | | | | | | | ≤ 120 KB gz: ${pass} ${kb(s.gz)} |`,
+    );
+  }
+  if (sizes?.demo) {
+    const s = sizes.demo;
+    const pass = s.gz <= 200000 ? '✅' : '❌';
+    L.push(
+      `| browser bytes, the built demo page (\`npm run build:demo\`: ${s.files.map((f) => f.file).join(' + ')}; gzip -9 per file; ${kb(s.lazyGz)} gz more only on demand: the AGX panel, NIP-49) | ${kb(s.raw)} raw · **${kb(s.gz)} gz** | | | | | | | ≤ 200 KB gz: ${pass} ${kb(s.gz)} |`,
     );
   }
   if (sizes?.single) {
