@@ -43,18 +43,16 @@ test('npm run build:demo is the build script', () => {
 test('the folder is static: HTML, JS, WASM and CSS with relative URLs, no server code', () => {
   const dir = path.join(tmp, 'www', SUB);
   // nip49.js and nip49.wasm: fetched only to remember or unlock a key; agx-lazy.js only once the
-  // AGX panel is used; chunk.js: what app.js and agx-lazy.js share.
-  assert.deepEqual(readdirSync(dir).sort(), ['agx-lazy.js', 'app.js', 'chunk.js', 'core.wasm', 'index.html', 'nip49.js', 'nip49.wasm', 'style.css']);
+  // AGX panel is used.
+  assert.deepEqual(readdirSync(dir).sort(), ['agx-lazy.js', 'app.js', 'core.wasm', 'index.html', 'nip49.js', 'nip49.wasm', 'style.css']);
   const html = readFileSync(path.join(dir, 'index.html'), 'utf8');
   const urls = [...html.matchAll(/(?:src|href)="([^"]*)"/g)].map((m) => m[1]);
   // No <link rel=preload> of core.wasm: WebKit never gives it to the loader's fetch (two downloads).
-  // The chunk app.js imports is preloaded beside it.
-  assert.deepEqual(urls.filter((u) => u !== '#message' && u !== 'data:,').sort(), ['app.js', 'chunk.js', 'style.css']);
+  assert.deepEqual(urls.filter((u) => u !== '#message' && u !== 'data:,').sort(), ['app.js', 'style.css']);
   const staticImports = (f) => [...readFileSync(path.join(dir, f), 'utf8').matchAll(/\bfrom\s*"([^"]*)"/g)].map((m) => m[1]);
-  assert.deepEqual(staticImports('app.js'), ['./chunk.js']);
-  assert.deepEqual(staticImports('agx-lazy.js'), ['./chunk.js']);
-  assert.deepEqual(staticImports('chunk.js'), []);
-  const js = ['app.js', 'chunk.js'].map((f) => readFileSync(path.join(dir, f), 'utf8')).join('\n');
+  assert.deepEqual(staticImports('app.js'), [], 'one module: no static imports');
+  assert.deepEqual(staticImports('agx-lazy.js'), ['./app.js'], 'the AGX part takes the rest from the page module');
+  const js = readFileSync(path.join(dir, 'app.js'), 'utf8');
   assert.doesNotMatch(js, /createServer|startRelay|startDemoAgent/, 'no server or agent code');
   assert.match(js, /import\("\.\/nip49\.js"\)/, 'NIP-49 is imported lazily');
   assert.doesNotMatch(js, /nip49EncryptScratch/, 'and is not in app.js');
