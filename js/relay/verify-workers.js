@@ -17,6 +17,8 @@ import { core, writeScratchRecords, scratchBytes, throwLastError } from '../core
 // Frames per job: big backlogs are split so several workers share them and so feeding one answer
 // stays a short main-thread task.
 const MAX_JOB = 256;
+// Jobs a worker holds at once: one being checked, one ready behind it.
+const IN_FLIGHT = 2;
 const DEFAULTS = { workers: 0, minFrames: 1, timeout: 10_000, maxFailures: 3 };
 const NODE_WORKER = /* @__PURE__ */ ['node', 'worker_threads'].join(':');
 
@@ -71,11 +73,11 @@ class WorkerHandle {
       if (isNode()) {
         const { Worker } = await import(/* @vite-ignore */ /* webpackIgnore: true */ NODE_WORKER);
         const w = new Worker(settings.url ?? new URL('./verify-worker.js', import.meta.url));
-        w.unref(); // never what keeps Node running
         w.on('message', (m) => onMessage(this, m));
         w.on('error', fail);
         w.on('messageerror', fail);
         w.on('exit', (code) => fail(new Error(`the worker exited (code ${code})`)));
+        w.unref(); // never what keeps Node running (after the listeners, which would ref it again)
         this._post = (m) => w.postMessage(m);
         this._end = () => w.terminate();
       } else {
@@ -126,6 +128,7 @@ export class VerifyWorkers {
     this._s = settings;
     this._workers = [];
     this._held = new Map(); // connection -> [job], in arrival order
+    this._waiting = []; // jobs not sent yet, oldest first
     this._nextJob = 1;
     this._failures = 0;
     this._off = false; // too many failures: the main thread checks everything
@@ -150,27 +153,47 @@ export class VerifyWorkers {
     if (!held && (frames.length < this._s.minFrames || this._off || this._closed)) return false;
     let list = held;
     if (!list) this._held.set(conn, (list = []));
-    for (let i = 0; i < frames.length; i += MAX_JOB) {
-      const job = { id: this._nextJob++, conn, frames: frames.slice(i, i + MAX_JOB), valid: undefined, worker: null, timer: null };
-      list.push(job);
-      this._dispatch(job);
+    for (const f of frames) {
+      // Frames that arrive while every worker is busy wait in the connection's last unsent job:
+      // a browser hands each WebSocket message to its own task, and this is what batches them.
+      let job = list[list.length - 1];
+      if (!job || job.worker !== null || job.valid !== undefined || job.frames.length >= MAX_JOB) {
+        job = { id: this._nextJob++, conn, frames: [], valid: undefined, worker: null, timer: null };
+        list.push(job);
+        this._waiting.push(job);
+      }
+      job.frames.push(f);
     }
+    this._pump();
     this._drain(conn, false); // jobs settled at once (workers off) go now
     return true;
   }
 
-  _dispatch(job) {
-    if (this._off || this._closed) return this._settle(job, null);
-    let w = null;
-    const alive = this._workers.filter((x) => !x.dead);
-    this._workers = alive;
-    if (alive.length < this._s.workers) {
-      w = new WorkerHandle(this._s, (h, m) => this._onMessage(h, m), (h, err) => this._onFail(h, err));
-      w._failNow = (err) => this._onFail(w, err);
-      this._workers.push(w);
-    } else {
-      for (const x of alive) if (w === null || x.jobs.size < w.jobs.size) w = x;
+  // Sends waiting jobs, oldest first, to workers with fewer than IN_FLIGHT jobs (starting workers
+  // up to the count asked for).
+  _pump() {
+    while (this._waiting.length > 0) {
+      const job = this._waiting[0];
+      if (this._off || this._closed) {
+        this._waiting.shift();
+        this._settle(job, null);
+        continue;
+      }
+      const alive = (this._workers = this._workers.filter((x) => !x.dead));
+      let w = null;
+      for (const x of alive) if (x.jobs.size < IN_FLIGHT && (w === null || x.jobs.size < w.jobs.size)) w = x;
+      if (w === null || (w.jobs.size > 0 && alive.length < this._s.workers)) {
+        if (alive.length >= this._s.workers) return; // all busy: the job waits (and grows)
+        w = new WorkerHandle(this._s, (h, m) => this._onMessage(h, m), (h, err) => this._onFail(h, err));
+        w._failNow = (err) => this._onFail(w, err);
+        this._workers.push(w);
+      }
+      this._waiting.shift();
+      this._send(w, job);
     }
+  }
+
+  _send(w, job) {
     job.worker = w;
     w.jobs.set(job.id, job);
     this.stats.jobs++;
@@ -187,6 +210,7 @@ export class VerifyWorkers {
     if (!ok) return this._onFail(w, new Error(m && typeof m.error === 'string' ? m.error : 'the worker answered something unreadable'));
     w.jobs.delete(job.id);
     this._settle(job, m.valid);
+    this._pump();
     this._drain(job.conn, false);
   }
 
@@ -210,13 +234,19 @@ export class VerifyWorkers {
       this._settle(job, null);
       conns.add(job.conn);
     }
+    this._pump();
     for (const conn of conns) this._drain(conn, false);
   }
 
   _settle(job, valid) {
+    if (job.worker === null) {
+      const i = this._waiting.indexOf(job);
+      if (i >= 0) this._waiting.splice(i, 1);
+      job.worker = false; // never sent
+    }
     if (job.timer !== null) clearTimeout(job.timer);
     job.timer = null;
-    job.worker?.jobs.delete(job.id);
+    if (job.worker) job.worker.jobs.delete(job.id);
     job.valid = valid; // null: checked on the main thread
   }
 
@@ -265,6 +295,7 @@ export class VerifyWorkers {
     }
     this._workers = [];
     this._held.clear();
+    this._waiting = [];
   }
 
   /** Workers started and alive (tests, stats). */

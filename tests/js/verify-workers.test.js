@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { nostr, prng, randomText } from './helpers.js';
@@ -206,36 +206,43 @@ test('verifyWorkers: options are checked, SimplePool passes them on, off by defa
   }
 });
 
-test('verifyWorkers: a script that used workers and closed its pool exits by itself', { timeout: 60_000 }, async () => {
-  const rand = prng(99);
-  const backlog = script(rand, 200, [generateSecretKey()]);
-  const relay = await scriptedRelay([{ frames: backlog }, { eose: true }]);
-  const pkg = fileURLToPath(new URL('../../js/index.node.js', import.meta.url));
-  const child = `
-    const n = await import(${JSON.stringify(pkg)});
-    await n.init();
-    const p = new n.RelayPool({ relays: [${JSON.stringify(relay.url)}], relayInfo: false, verifyWorkers: 2 });
-    const events = await p.query({ kinds: [1] });
-    const stats = { ...p._verifier.stats };
-    await p.close();
-    console.log(JSON.stringify({ events: events.length, inWorkers: stats.verifiedInWorkers, alive: p._verifier.size, stats }));
-  `;
-  try {
-    // A file, not `node -e`: workers inherit the parent's execArgv, and would run an -e script again.
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'verify-workers-')), 'child.mjs');
-    writeFileSync(file, child);
-    const proc = spawn(process.execPath, [file], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    proc.stdout.on('data', (d) => (out += d));
-    const killer = setTimeout(() => proc.kill('SIGKILL'), 30_000);
-    const [code, signal] = await new Promise((r) => proc.on('exit', (c, s) => r([c, s])));
-    clearTimeout(killer);
-    assert.equal(signal, null, 'the child exited by itself (a live worker would have kept it running)');
-    assert.equal(code, 0);
-    const r = JSON.parse(out);
-    assert.ok(r.events > 150 && r.inWorkers > 150, out);
-    assert.equal(r.alive, 0);
-  } finally {
-    await relay.close();
-  }
-});
+// closePool: pool.close() (the workers end); else only the relay's connection is closed and the
+// workers stay, idle: they must not keep Node running either.
+for (const closePool of [true, false]) {
+  test(`verifyWorkers: a script that used workers exits by itself (${closePool ? 'pool closed' : 'pool left open, relay closed'})`, { timeout: 60_000 }, async () => {
+    const rand = prng(99);
+    const backlog = script(rand, 200, [generateSecretKey()]);
+    const relay = await scriptedRelay([{ frames: backlog }, { eose: true }]);
+    const pkg = fileURLToPath(new URL('../../js/index.node.js', import.meta.url));
+    const child = `
+      const n = await import(${JSON.stringify(pkg)});
+      await n.init();
+      const url = ${JSON.stringify(relay.url)};
+      const p = new n.RelayPool({ relays: [url], relayInfo: false, verifyWorkers: 2 });
+      const events = await p.query({ kinds: [1] });
+      const stats = { ...p._verifier.stats };
+      await (${closePool} ? p.close() : p.close([url]));
+      console.log(JSON.stringify({ events: events.length, inWorkers: stats.verifiedInWorkers, alive: p._verifier.size, stats }));
+    `;
+    try {
+      // A file, not `node -e`: workers inherit the parent's execArgv, and would run an -e script again.
+      const file = path.join(mkdtempSync(path.join(tmpdir(), 'verify-workers-')), 'child.mjs');
+      writeFileSync(file, child);
+      const proc = spawn(process.execPath, [file], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      proc.stdout.on('data', (d) => (out += d));
+      const killer = setTimeout(() => proc.kill('SIGKILL'), 30_000);
+      const [code, signal] = await new Promise((r) => proc.on('exit', (c, s) => r([c, s])));
+      clearTimeout(killer);
+      rmSync(path.dirname(file), { recursive: true, force: true });
+      assert.equal(signal, null, 'the child exited by itself (a live worker would have kept it running)');
+      assert.equal(code, 0);
+      const r = JSON.parse(out);
+      assert.ok(r.events > 150 && r.inWorkers > 150, out);
+      if (closePool) assert.equal(r.alive, 0);
+      else assert.ok(r.alive >= 1, 'the workers were still there, idle');
+    } finally {
+      await relay.close();
+    }
+  });
+}
