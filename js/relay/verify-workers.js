@@ -17,6 +17,19 @@ import { core, writeScratchRecords, scratchBytes, throwLastError } from '../core
 // Frames per job: big backlogs are split so several workers share them and so feeding one answer
 // stays a short main-thread task.
 const MAX_JOB = 256;
+// Feeding answers to the machine: FEED_SLICE frames at a time, for up to FEED_BUDGET ms per task.
+const FEED_SLICE = 64;
+const FEED_BUDGET = 8;
+// A new task soon (setImmediate in Node; a MessageChannel turn in browsers: no 4 ms clamp).
+const macrotask = (fn) => {
+  if (typeof setImmediate === 'function') return setImmediate(fn);
+  const ch = new MessageChannel();
+  ch.port1.onmessage = () => {
+    ch.port1.close();
+    fn();
+  };
+  ch.port2.postMessage(0);
+};
 // Jobs a worker holds at once: one being checked, one ready behind it.
 const IN_FLIGHT = 2;
 const DEFAULTS = { workers: 0, minFrames: 1, timeout: 10_000, maxFailures: 3 };
@@ -129,6 +142,7 @@ export class VerifyWorkers {
     this._workers = [];
     this._held = new Map(); // connection -> [job], in arrival order
     this._waiting = []; // jobs not sent yet, oldest first
+    this._scheduled = new Set(); // connections whose feeding goes on in a later task
     this._nextJob = 1;
     this._failures = 0;
     this._off = false; // too many failures: the main thread checks everything
@@ -158,7 +172,7 @@ export class VerifyWorkers {
       // a browser hands each WebSocket message to its own task, and this is what batches them.
       let job = list[list.length - 1];
       if (!job || job.worker !== null || job.valid !== undefined || job.frames.length >= MAX_JOB) {
-        job = { id: this._nextJob++, conn, frames: [], valid: undefined, worker: null, timer: null };
+        job = { id: this._nextJob++, conn, frames: [], valid: undefined, worker: null, timer: null, at: 0 };
         list.push(job);
         this._waiting.push(job);
       }
@@ -255,21 +269,42 @@ export class VerifyWorkers {
     const list = this._held.get(conn);
     if (!list) return;
     const pool = this._pool;
+    // Fed in slices, a few ms at a time (the rest in a later task), so that feeding a big answer
+    // never becomes the long task the workers are there to avoid; all: everything now.
+    const until = all ? Infinity : performance.now() + FEED_BUDGET;
     while (list.length > 0) {
       const job = list[0];
-      if (job.valid === undefined && !all) return;
-      list.shift();
-      if (job.valid === undefined) this._settle(job, null);
-      if (pool._closed || pool._byIdx[conn.idx] !== conn) continue; // closed, or the relay was removed
-      this._feed(conn, job);
+      if (job.valid === undefined) {
+        if (!all) return;
+        this._settle(job, null);
+      }
+      if (pool._closed || pool._byIdx[conn.idx] !== conn) {
+        list.shift(); // closed, or the relay was removed
+        continue;
+      }
+      const end = all ? job.frames.length : Math.min(job.frames.length, job.at + FEED_SLICE);
+      this._feed(conn, job, job.at, end);
+      job.at = end;
+      if (job.at >= job.frames.length) list.shift();
+      if (list.length > 0 && performance.now() >= until) return this._later(conn);
     }
     this._held.delete(conn);
   }
 
-  _feed(conn, job) {
+  _later(conn) {
+    if (this._scheduled.has(conn)) return;
+    this._scheduled.add(conn);
+    macrotask(() => {
+      this._scheduled.delete(conn);
+      if (!this._closed) this._drain(conn, false);
+    });
+  }
+
+  _feed(conn, job, from, to) {
     const pool = this._pool;
     const m = pool._machine;
-    const { frames, valid } = job;
+    const frames = from === 0 && to === job.frames.length ? job.frames : job.frames.slice(from, to);
+    const valid = job.valid === null ? null : job.valid.slice(from, to);
     if (valid === null) this.stats.fallbacks += frames.length;
     else for (let i = 0; i < valid.length; i++) if (valid.charCodeAt(i) === 49) this.stats.verifiedInWorkers++;
     pool.stats.batched += frames.length;
