@@ -209,7 +209,7 @@ int subs_feed_scratch(int h, int relay_idx, std::size_t len) {
 // Scratch out: the n packed outcomes as i32 at [0, 4n); relaySubsLastAt(h, i) has the strings
 // of outcome i (not a delivery) until the next batch. Returns 0, or -1 for an unknown handle or
 // relay index or lengths that overrun `total` bytes.
-int subs_feed_batch_scratch(int h, int relay_idx, std::size_t n, std::size_t total) {
+int feed_batch_scratch(int h, int relay_idx, std::size_t n, std::size_t total, const std::vector<std::uint8_t>& known_valid) {
   machine* m = find(h);
   if (!m) return -1;
   const std::string* url = relay_at(*m, relay_idx);
@@ -224,12 +224,25 @@ int subs_feed_batch_scratch(int h, int relay_idx, std::size_t n, std::size_t tot
     frames[i] = as_chars(s + off, len);
     off += len;
   }
-  m->batch = m->subs.feed_batch(*url, frames);
+  m->batch = m->subs.feed_batch(*url, frames, known_valid);
   for (std::size_t i = 0; i < n; ++i) {
     const std::int32_t packed = pack_outcome(m->batch[i]);
     std::memcpy(s + 4 * i, &packed, 4);
   }
   return 0;
+}
+
+int subs_feed_batch_scratch(int h, int relay_idx, std::size_t n, std::size_t total) {
+  return feed_batch_scratch(h, relay_idx, n, total, {});
+}
+
+// relaySubsFeedBatchScratch for frames a worker verified (js/relay/verify-workers.js, with
+// relayVerifyFramesScratch on these very bytes): `valid` has one character per frame, '1' when
+// its event verified there and needs no second check.
+int subs_feed_batch_verified_scratch(int h, int relay_idx, std::size_t n, std::size_t total, const std::string& valid) {
+  std::vector<std::uint8_t> known(n, 0);
+  for (std::size_t i = 0; i < n && i < valid.size(); ++i) known[i] = valid[i] == '1';
+  return feed_batch_scratch(h, relay_idx, n, total, known);
 }
 
 void set_status(val& o, const relay::machine_message& st) {
@@ -382,6 +395,7 @@ EMSCRIPTEN_BINDINGS(relay) {
   emscripten::function("relaySubsFeedScratch", &subs_feed_scratch);
   emscripten::function("relaySubsLast", &subs_last);
   emscripten::function("relaySubsFeedBatchScratch", &subs_feed_batch_scratch);
+  emscripten::function("relaySubsFeedBatchVerifiedScratch", &subs_feed_batch_verified_scratch);
   emscripten::function("relaySubsLastAt", &subs_last_at);
   emscripten::function("relaySubsState", &subs_state);
   emscripten::function("relaySubsResumeSince", &subs_resume_since);

@@ -26,6 +26,7 @@ import { isReady } from '../core.js';
 import { Subscription } from './subscription.js';
 import { CLOSED, Clock, TIMEOUT, abortError, backoffDelay } from './wait.js';
 import { resolveWebSocket } from './websocket.js';
+import { verifyWorkersFor } from './verify-workers.js';
 
 const DEFAULTS = {
   relays: [],
@@ -134,6 +135,7 @@ export class RelayPool {
     this._closing = null;
     this._ws = null;
     this.stats = { frames: 0, batched: 0, delivered: 0, dropped: Object.fromEntries(DROP_REASONS.map((r) => [r, 0])) };
+    this._verifier = verifyWorkersFor(this, this._opts.verifyWorkers); // null unless asked for
   }
 
   get closed() {
@@ -341,16 +343,19 @@ export class RelayPool {
     if (!queue) {
       queue = [];
       this._backlog.set(conn, queue);
-      queueMicrotask(() => this._flushFrames(conn));
+      queueMicrotask(() => this._flushFrames(conn, true));
     }
     queue.push(data);
   }
 
-  _flushFrames(conn) {
+  // endOfTask: the flush _onFrame scheduled; else a disconnect or an unbatchable frame, which
+  // must find every earlier frame fed.
+  _flushFrames(conn, endOfTask = false) {
     const frames = this._backlog.get(conn);
-    if (!frames) return;
     this._backlog.delete(conn);
     if (this._closed) return; // as a frame arriving after close(): the machine is gone
+    if (this._verifier?.take(conn, frames, endOfTask)) return; // verify-workers.js: checked in workers, fed in order
+    if (!frames) return;
     if (frames.length === 1) {
       this._onFrameNow(conn, frames[0]);
       return;

@@ -113,6 +113,11 @@ class subscriptions {
   // is faster for a backlog (stored events before EOSE, a query's results).
   std::vector<outcome> feed_batch(std::string_view relay, const std::vector<std::string_view>& frames);
   std::vector<outcome> feed_batch(std::string_view relay, const std::vector<std::string>& frames);
+  // feed_batch of frames some of which were verified elsewhere on these very bytes (a worker,
+  // js/relay/verify-workers.js): known_valid[i] != 0 says frame i is an EVENT whose verify()
+  // succeeded, so it is not checked again; the others are checked here as feed_batch does.
+  std::vector<outcome> feed_batch(std::string_view relay, const std::vector<std::string_view>& frames,
+                                  const std::vector<std::uint8_t>& known_valid);
 
   // --- Queries.
   bool contains(std::string_view sub_id) const;
