@@ -93,10 +93,14 @@ TEST(agx_endpoint_test, a_task_request_runs_once_with_its_ids_persisted_first) {
     auto r = ep.receive(*w, keys_of(bob()), bob().pub, kNowMs + 1000);
     for (const auto& a : r.actions) runs += a.kind == action_kind::run_handler;
     if (r.verdict == inbound_verdict::processed) {
-      ASSERT_EQ(kinds(r.actions), (std::vector<action_kind>{action_kind::persist, action_kind::run_handler}));
-      EXPECT_EQ(r.actions[0].marks.size(), 2u);  // rumor and wrap id
-      EXPECT_GE(r.actions[1].until, kNow + kSeenRetention);
-      EXPECT_EQ(r.actions[1].handler_key, "echo");
+      // The record first, then the marks, then the handler: a crash at any point leaves it either
+      // unmarked (polled again) or recorded (run again at start).
+      ASSERT_EQ(kinds(r.actions), (std::vector<action_kind>{action_kind::record_task, action_kind::persist,
+                                                            action_kind::run_handler}));
+      EXPECT_EQ(r.actions[1].marks.size(), 2u);  // rumor and wrap id
+      EXPECT_GE(r.actions[2].until, kNow + kSeenRetention);
+      EXPECT_EQ(r.actions[2].handler_key, "echo");
+      EXPECT_EQ(r.actions[2].gate.verdict, task_verdict::run);
     } else {
       EXPECT_EQ(r.verdict, inbound_verdict::replay);
       EXPECT_TRUE(r.actions.empty());
@@ -122,7 +126,7 @@ TEST(agx_endpoint_test, a_claimed_request_is_a_replay_until_the_host_answers) {
   auto r2 = ep.receive(wrap_of(rumor, alice(), bob().pub, 2), keys_of(bob()), bob().pub, kNowMs);
   EXPECT_EQ(r2.verdict, inbound_verdict::replay);
   auto out = ep.host_verdict(rumor.id, true, kNowMs);
-  EXPECT_EQ(kinds(out), (std::vector<action_kind>{action_kind::persist, action_kind::run_handler}));
+  EXPECT_EQ(kinds(out), (std::vector<action_kind>{action_kind::record_task, action_kind::persist, action_kind::run_handler}));
   EXPECT_TRUE(ep.host_verdict(rumor.id, true, kNowMs).empty());  // answered once
 }
 
@@ -171,6 +175,28 @@ TEST(agx_endpoint_test, one_settle_per_request_from_its_peer_only) {
   EXPECT_FALSE(has(dup.actions, action_kind::settle));
   EXPECT_EQ(ep.duplicate_results(), 1u);
   EXPECT_TRUE(ep.handle_timeout(kNowMs + 100000).empty());
+}
+
+// The flood limits decide in the same step: a request past the per-peer rate is recorded as
+// processed (a replay later) and answered with a failed result, never run, never recorded as a task.
+TEST(agx_endpoint_test, the_flood_limits_decide_with_the_route) {
+  endpoint ep(accept_all());
+  ep.set_handlers({"echo"});
+  task_limits l;
+  l.rate_count = 1;
+  l.rate_window = 60;
+  ep.set_task_limits(l);
+  auto first = ep.receive(wrap_of(request_rumor(alice(), bob().pub, "f1"), alice(), bob().pub, 1), keys_of(bob()),
+                          bob().pub, kNowMs);
+  EXPECT_EQ(first.actions.back().gate.verdict, task_verdict::run);
+  auto second = ep.receive(wrap_of(request_rumor(alice(), bob().pub, "f2"), alice(), bob().pub, 2), keys_of(bob()),
+                           bob().pub, kNowMs);
+  ASSERT_EQ(kinds(second.actions), (std::vector<action_kind>{action_kind::persist, action_kind::run_handler}));
+  EXPECT_EQ(second.actions.back().gate.verdict, task_verdict::rate_limited);
+  EXPECT_GE(second.actions.back().gate.retry_after, 1);
+  EXPECT_EQ(ep.gate().running(), 1u);
+  EXPECT_EQ(ep.task_done(alice().pub).ticket, 0u);
+  EXPECT_EQ(ep.gate().running(), 0u);
 }
 
 TEST(agx_endpoint_test, requests_and_input_waits_time_out_by_the_injected_clock) {

@@ -24,6 +24,7 @@ const char* action_kind_name(action_kind k) {
   switch (k) {
     case action_kind::persist: return "persist";
     case action_kind::ask_host: return "ask-host";
+    case action_kind::record_task: return "record-task";
     case action_kind::run_handler: return "run-handler";
     case action_kind::deliver: return "deliver";
     case action_kind::receipt: return "receipt";
@@ -240,6 +241,7 @@ void endpoint::final_route(const opened_wrap& w, const inbound_message& m, const
   const std::int64_t now = seconds(now_ms);
   // A task that will run keeps its ids until its request wrap expires (no poll can fetch it after).
   const std::int64_t until = d.action == route_action::run_handler ? std::max(now + kSeenRetention, w.wrap_expires_at) : 0;
+  const std::size_t persist_at = out.size();
   if (!commit(w, until, now_ms, out)) {
     verdict = inbound_verdict::overloaded;
     return;
@@ -254,6 +256,16 @@ void endpoint::final_route(const opened_wrap& w, const inbound_message& m, const
     case route_action::run_handler:
       a.kind = action_kind::run_handler;
       a.until = until;
+      a.peer = m.from;
+      a.gate = gate_.offer(m.from, now);
+      if (a.gate.verdict == task_verdict::run || a.gate.verdict == task_verdict::queued) {
+        action rec;
+        rec.kind = action_kind::record_task;
+        rec.rumor_id = w.rumor.id;
+        rec.task_id = d.task_id;
+        rec.until = until;
+        out.insert(out.begin() + static_cast<std::ptrdiff_t>(persist_at), std::move(rec));
+      }
       break;
     case route_action::settle_pending:
       if (requests_.settle(d.task_id, m.from) != settle_outcome::settled) {
@@ -324,6 +336,12 @@ result<void> endpoint::open_request(std::string_view task_id, std::string_view p
   request_timeouts_[std::string(task_id)] = timeout_ms;
   polls_.request_opened(now_ms);
   return {};
+}
+
+settle_outcome endpoint::settle(std::string_view task_id, std::string_view from) {
+  auto out = requests_.settle(task_id, from);
+  if (out == settle_outcome::settled) request_timeouts_.erase(std::string(task_id));
+  return out;
 }
 
 bool endpoint::cancel_request(std::string_view task_id) {

@@ -31,6 +31,7 @@
 #include "protocols/agx/poll_schedule.hpp"
 #include "protocols/agx/route.hpp"
 #include "protocols/agx/seen_store.hpp"
+#include "protocols/agx/task_gate.hpp"
 #include "protocols/agx/unwrap.hpp"
 #include "util/result.hpp"
 
@@ -53,7 +54,9 @@ const char* inbound_verdict_name(inbound_verdict v);
 enum class action_kind {
   persist,       // append `marks` to the durable seen store (before the actions after it)
   ask_host,      // the host's authorize({from, capability}) decides: answer host_verdict(rumor_id)
-  run_handler,   // an accepted task request: flood limits, record (expires `until`), receipt, handler
+  record_task,   // a task request the flood limits admitted: its record (expires `until`) is written
+                 // before the marks (a crash between leaves it recorded: run again at start)
+  run_handler,   // the task request: run now, queued (ticket), or rejected (a failed result)
   deliver,       // the plain path (onMessage), with `reason` and `may_reply`
   receipt,       // a receipt of one of our messages (ref = receipt.ref_event_id)
   settle,        // one of our requests has its result (from its peer): resolve or reject it
@@ -76,6 +79,8 @@ struct action {
   bool may_reply = false;
   std::string handler_key;
   std::string capability;
+  std::string peer;                   // run_handler: who asked (the flood limits' peer)
+  task_admission gate;                // run_handler: run now, queued (ticket), or rejected
   std::int64_t until = 0;             // run_handler: the task record's expiry (s)
   std::vector<seen_entry> marks;      // persist
 };
@@ -108,8 +113,25 @@ class endpoint {
 
   // --- configuration
   result<void> allow(std::string_view pubkey_hex, std::string_view pattern);
+  bool revoke(std::string_view pubkey_hex) { return policy_.revoke(pubkey_hex); }
   void set_handlers(std::vector<std::string> keys) { handlers_ = std::move(keys); }
   void keep_unknown_content_types(bool keep) { options_.route.keep_unknown_content_types = keep; }
+  // The flood limits of served tasks (task_gate.hpp): every run_handler action carries the gate's
+  // verdict (run, queued with its ticket, rate_limited or overloaded: answered with a failed result).
+  void set_task_limits(const task_limits& l) { gate_ = task_gate(l); }
+  // A served task ended: its slot is freed; the next queued ticket to start, or ticket 0.
+  task_ticket task_done(std::string_view peer) { return gate_.release(peer); }
+  // A task accepted before a restart runs again: admitted (not rate-counted, never refused).
+  task_admission offer_rerun(std::string_view peer, std::int64_t now_ms) { return gate_.offer(peer, now_ms / 1000, true); }
+  // Queued tickets dropped (the host stops): their records bring them back at the next start.
+  std::vector<task_ticket> clear_queue() { return gate_.clear(); }
+  const task_gate& gate() const { return gate_; }
+  // The route of a message as things stand (no state changes): the public AgxRouter's route().
+  route_decision preview(const inbound_message& m) const {
+    return route(m, handlers_, requests_, policy_, &awaiting_, options_.route);
+  }
+  // A result for one of our requests from `from`, outside receive() (the public AgxRouter).
+  settle_outcome settle(std::string_view task_id, std::string_view from);
   // True once, when nothing authorizes task requests (the host warns).
   bool take_unconfigured_warning() { return policy_.take_unconfigured_warning(); }
   const authorization_policy& policy() const { return policy_; }
@@ -192,6 +214,7 @@ class endpoint {
   poll_schedule polls_;
   bool polling_ = false;
   bool polling_on_ = false;
+  task_gate gate_;
   pending_requests requests_;  // deadlines in ms
   std::map<std::string, std::int64_t> request_timeouts_;  // task id -> its timeout (restarted by updates)
   pending_requests awaiting_;  // deadlines in ms
