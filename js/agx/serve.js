@@ -109,6 +109,7 @@ export class AgxServing {
   #handlers = new Map();
   #awaiting = new Map(); // taskId -> {from, resolve, reject, timeout} of a handler waiting for input
   #queued = new Map(); // the machine's ticket -> gate entry of a task waiting for a slot
+  #ready = new Set(); // tickets the machine handed a slot before their entry was registered
   #limiter;
   #maxRuns;
   #outbox = new Map(); // rumor id -> 'done' record whose result no relay has accepted yet
@@ -298,6 +299,7 @@ export class AgxServing {
     this.#cancelRetry = null;
     for (const ticket of JSON.parse(this.#ep.clearQueue())) this.#queued.get(ticket)?.finish();
     this.#queued.clear();
+    this.#ready.clear();
   }
 
   /** stop(), once open requests failed: handlers waiting for input get AGX_CLOSED. */
@@ -352,8 +354,15 @@ export class AgxServing {
     const ran = new Promise((r) => (finish = r));
     const entry = { peer: from, finish, start: () => this.#runHandler(opened, a, rec, false) };
     if (a.gate === 'run') this.#launch(entry);
-    else this.#queued.set(a.ticket, entry);
+    else this.#enqueue(a.ticket, entry);
     await ran;
+  }
+
+  // A queued entry: the machine decided before its record and marks were written, so a slot may
+  // have been handed to its ticket meanwhile (ready): it runs now then.
+  #enqueue(ticket, entry) {
+    if (this.#ready.delete(ticket)) this.#launch(entry);
+    else this.#queued.set(ticket, entry);
   }
 
   // Runs a gate entry that holds a slot; when it ends, the slot goes to the next queued entry.
@@ -366,9 +375,11 @@ export class AgxServing {
           entry.finish();
           if (this.#h.closed()) return;
           const ticket = this.#ep.taskDone(entry.peer);
+          if (!ticket) return;
           const next = this.#queued.get(ticket);
           this.#queued.delete(ticket);
           if (next) this.#launch(next);
+          else this.#ready.add(ticket); // its entry is still being recorded: it runs once registered
         }),
     );
   }
@@ -409,7 +420,7 @@ export class AgxServing {
     const entry = { peer: rec.to, finish, start: () => this.#runHandler(opened, { handlerKey: key }, again, true) };
     const v = JSON.parse(this.#ep.offerRerun(rec.to, h.ms()));
     if (v.gate === 'run') this.#launch(entry);
-    else this.#queued.set(v.ticket, entry);
+    else this.#enqueue(v.ticket, entry);
     await ran;
   }
 
