@@ -94,7 +94,9 @@ async function inboundOnly(root) {
   await n.init();
   const sender = n.LocalSigner.generate();
   const recipient = n.LocalSigner.generate();
-  const v = await measureInbound(n, { sender, recipient, text: 'Please review invoice 1234 for 4200 EUR. '.repeat(4) });
+  const count = Number(process.env.NOSTR_BENCH_INBOUND_COUNT ?? 400);
+  const rounds = Number(process.env.NOSTR_BENCH_INBOUND_ROUNDS ?? 5);
+  const v = await measureInbound(n, { sender, recipient, text: 'Please review invoice 1234 for 4200 EUR. '.repeat(4), count, rounds });
   console.log(`AGX inbound messages/s (${root}): ${Math.round(v)}`);
 }
 
