@@ -6,8 +6,13 @@
 #include <variant>
 
 #include "event/event.hpp"
+#include "nip_xx_outgoing.hpp"
+#include "protocols/nip_xx/client_requests.hpp"
 #include "protocols/nip_xx/client_run.hpp"
+#include "protocols/nip_xx/constants.hpp"
+#include "protocols/nip_xx/kinds.hpp"
 #include "protocols/nip_xx/payload.hpp"
+#include "nips/nip59.hpp"
 #include "support.hpp"
 
 namespace nostr::bindings {
@@ -39,8 +44,13 @@ class client_run_binding {
  public:
   // terminal_grace_ms < 0: the core's default.
   client_run_binding(std::string prompt_id, std::string agent, std::string client, double terminal_grace_ms)
+      : client_run_binding(std::move(prompt_id), std::move(agent), std::move(client), terminal_grace_ms, 0) {}
+  // idle_timeout_ms: 0 off, < 0 the core's default.
+  client_run_binding(std::string prompt_id, std::string agent, std::string client, double terminal_grace_ms,
+                     double idle_timeout_ms)
       : run_(std::move(prompt_id), std::move(agent), std::move(client),
-             terminal_grace_ms < 0 ? default_terminal_grace_ms : static_cast<std::int64_t>(terminal_grace_ms)) {}
+             terminal_grace_ms < 0 ? default_terminal_grace_ms : static_cast<std::int64_t>(terminal_grace_ms),
+             idle_timeout_ms < 0 ? default_idle_timeout_ms : static_cast<std::int64_t>(idle_timeout_ms)) {}
 
   val on_event(const std::string& event_json, const std::string& plaintext, double now_ms) {
     auto e = parse_event(event_json);
@@ -55,8 +65,37 @@ class client_run_binding {
     if (u.thinking) o.set("thinking", *u.thinking);
     if (u.type == update_kind::terminal) o.set("replaced", u.replaced);
     if (u.replaced) o.set("replacedId", u.replaced_id);
+    if (u.type == update_kind::delta) {
+      // The text change only (the whole text when a delta landed before the end).
+      if (u.text_reset) o.set("text", run_.text());
+      else o.set("append", u.append);
+      o.set("degraded", u.degraded);
+    }
     return o;
   }
+
+  void start(double now_ms) { run_.start(static_cast<std::int64_t>(now_ms)); }
+  bool may_cancel() const { return run_.may_cancel(); }
+  void cancel_sent(double now_ms, double timeout_ms) {
+    run_.cancel_sent(static_cast<std::int64_t>(now_ms), static_cast<std::int64_t>(timeout_ms));
+  }
+  // ms, or null.
+  val next_deadline() const {
+    auto at = run_.next_deadline();
+    return at ? val(static_cast<double>(*at)) : val::null();
+  }
+  // "none" | "settled" | "idle" | "cancel_unconfirmed".
+  std::string handle_timeout(double now_ms) {
+    switch (run_.handle_timeout(static_cast<std::int64_t>(now_ms))) {
+      case timeout_outcome::none: return "none";
+      case timeout_outcome::settled: return "settled";
+      case timeout_outcome::idle: return "idle";
+      case timeout_outcome::cancel_unconfirmed: return "cancel_unconfirmed";
+    }
+    return "none";
+  }
+  void close() { run_.close(); }
+  bool closed() const { return run_.closed(); }
 
   // ms, or null before the first terminal.
   val settle_at() const {
@@ -89,6 +128,64 @@ class client_run_binding {
 
 std::string nipxx_default_info() { return to_json(default_info()); }
 
+std::optional<std::string> optional_string(const std::string& s) {
+  return s.empty() ? std::nullopt : std::optional<std::string>(s);
+}
+
+// session "": the default session (tagged all the same).
+val nipxx_prompt_event(const std::string& agent, const std::string& client, const std::string& session,
+                       const std::string& payload_json) {
+  return outgoing_val(prompt_event(agent, client, optional_string(session), payload_json));
+}
+
+val nipxx_cancel_event(const std::string& agent, const std::string& client, const std::string& prompt_id,
+                       const std::string& session, const std::string& reason) {
+  return outgoing_val(cancel_event(agent, client, prompt_id, optional_string(session), reason));
+}
+
+// candidates: event JSON texts. The index of the newest valid ai.info of agent, or -1.
+int nipxx_select_info(const std::string& agent, val candidates) {
+  std::vector<event> events;
+  std::vector<int> index;  // events[i] is candidates[index[i]] (unparsable ones are skipped)
+  const int n = candidates["length"].as<int>();
+  for (int i = 0; i < n; ++i) {
+    auto e = parse_event(candidates[i].as<std::string>());
+    if (!e) continue;
+    events.push_back(std::move(*e));
+    index.push_back(i);
+  }
+  auto best = select_info(events, agent);
+  return best ? index[*best] : -1;
+}
+
+// The constants table: js/agents keeps no copy of a kind, window, grace or default.
+val nipxx_constants() {
+  val kinds = val::object();
+  kinds.set("status", static_cast<int>(kind::status));
+  kinds.set("delta", static_cast<int>(kind::delta));
+  kinds.set("prompt", static_cast<int>(kind::prompt));
+  kinds.set("response", static_cast<int>(kind::response));
+  kinds.set("toolCall", static_cast<int>(kind::tool_call));
+  kinds.set("error", static_cast<int>(kind::error));
+  kinds.set("cancel", static_cast<int>(kind::cancel));
+  kinds.set("info", static_cast<int>(kind::info));
+  kinds.set("giftWrap", static_cast<int>(nip59::kGiftWrapKind));
+  val c = val::object();
+  c.set("kinds", kinds);
+  c.set("terminalGraceMs", static_cast<double>(default_terminal_grace_ms));
+  c.set("idleTimeoutMs", static_cast<double>(default_idle_timeout_ms));
+  c.set("cancelTimeoutMs", static_cast<double>(default_cancel_timeout_ms));
+  c.set("discoverWaitMs", static_cast<double>(default_discover_wait_ms));
+  c.set("promptDiscoverWaitMs", static_cast<double>(prompt_discover_wait_ms));
+  c.set("stopTimeoutMs", static_cast<double>(default_stop_timeout_ms));
+  c.set("wrapLookback", static_cast<double>(wrap_lookback_s));
+  c.set("maxClockSkew", static_cast<double>(default_max_clock_skew_s));
+  c.set("restartLookback", static_cast<double>(restart_lookback_s));
+  c.set("seenPromptsCap", static_cast<double>(seen_prompts_cap));
+  c.set("openedWrapsCap", static_cast<double>(opened_wraps_cap));
+  return c;
+}
+
 bool nipxx_rumor_content_is_payload(const std::string& content) { return rumor_content_is_payload(content); }
 
 }  // namespace
@@ -97,7 +194,15 @@ EMSCRIPTEN_BINDINGS(nip_xx) {
   emscripten::function("nipxxValidatePayload", &nipxx_validate_payload);
   emscripten::class_<client_run_binding>("NipxxClientRun")
       .constructor<std::string, std::string, std::string, double>()
+      .constructor<std::string, std::string, std::string, double, double>()
       .function("onEvent", &client_run_binding::on_event)
+      .function("start", &client_run_binding::start)
+      .function("mayCancel", &client_run_binding::may_cancel)
+      .function("cancelSent", &client_run_binding::cancel_sent)
+      .function("nextDeadline", &client_run_binding::next_deadline)
+      .function("handleTimeout", &client_run_binding::handle_timeout)
+      .function("close", &client_run_binding::close)
+      .function("closed", &client_run_binding::closed)
       .function("settleAt", &client_run_binding::settle_at)
       .function("terminalGrace", &client_run_binding::terminal_grace)
       .function("text", &client_run_binding::text)
@@ -105,6 +210,10 @@ EMSCRIPTEN_BINDINGS(nip_xx) {
       .function("nextMissingSeq", &client_run_binding::next_missing_seq)
       .function("terminal", &client_run_binding::terminal);
   emscripten::function("nipxxDefaultInfo", &nipxx_default_info);
+  emscripten::function("nipxxPromptEvent", &nipxx_prompt_event);
+  emscripten::function("nipxxCancelEvent", &nipxx_cancel_event);
+  emscripten::function("nipxxSelectInfo", &nipxx_select_info);
+  emscripten::function("nipxxConstants", &nipxx_constants);
   emscripten::function("nipxxRumorContentIsPayload", &nipxx_rumor_content_is_payload);
 }
 

@@ -11,28 +11,15 @@
 #include "protocols/nip_xx/agent_admission.hpp"
 #include "protocols/nip_xx/agent_run.hpp"
 #include "protocols/nip_xx/payload.hpp"
+#include "nip_xx_outgoing.hpp"
+#include "protocols/nip_xx/agent_inbox.hpp"
+#include "protocols/nip_xx/constants.hpp"
 #include "support.hpp"
 
 namespace nostr::bindings {
 namespace {
 
 using namespace nostr::nip_xx;
-
-// Outgoing events as {kind, tags, plaintext} objects, or undefined with the error recorded.
-val outgoing_val(const result<outgoing>& r) {
-  if (!r) return fail(r.err());
-  val o = val::object();
-  o.set("kind", static_cast<int>(r->k));
-  val tags = val::array();
-  for (const auto& t : r->tags) {
-    val tv = val::array();
-    for (const auto& s : t) tv.call<void>("push", s);
-    tags.call<void>("push", tv);
-  }
-  o.set("tags", tags);
-  o.set("plaintext", r->plaintext);
-  return o;
-}
 
 class agent_run_binding {
  public:
@@ -91,11 +78,11 @@ class admission_binding {
   admission_binding(std::string agent_pubkey, const std::string& info_json, val policy)
       : gate_(make_config(std::move(agent_pubkey), info_json, policy)) {}
 
-  // Before decryption: tags, p == this agent, block/allow, rate limit. `now` in seconds.
-  val screen(const std::string& event_json, double now) {
+  // Before decryption: tags, p == this agent, block/allow, rate limit. `now_ms`: the driver's clock.
+  val screen(const std::string& event_json, double now_ms) {
     auto e = parse_event(event_json);
     if (!e) return fail(e.err());
-    auto v = gate_.screen(*e, static_cast<std::int64_t>(now));
+    auto v = gate_.screen(*e, seconds_of(static_cast<std::int64_t>(now_ms)));
     if (auto* r = std::get_if<rejection>(&v)) return rejected(*r);
     const auto& tags = std::get<run_tags>(v);
     val o = val::object();
@@ -179,6 +166,62 @@ class admission_binding {
   agent_admission gate_;
 };
 
+// The agent's inbox (prompt dedupe and freshness, cancel authorization). Clock readings in ms,
+// like every `now` of js/agents; `since` and max_clock_skew in seconds (created_at's unit).
+class inbox_binding {
+ public:
+  inbox_binding(std::string agent_pubkey, double since, double max_clock_skew)
+      : inbox_(std::move(agent_pubkey), static_cast<std::int64_t>(since), static_cast<std::int64_t>(max_clock_skew)) {}
+
+  double subscribe_since(double now_ms) const {
+    return static_cast<double>(inbox_.subscribe_since(seconds_of(static_cast<std::int64_t>(now_ms))));
+  }
+  void go_live() { inbox_.go_live(); }
+
+  // "handle" | "duplicate" | "not_addressed" | "stale" | "too_old", or undefined (not an event).
+  val on_prompt(const std::string& event_json, double now_ms) {
+    auto e = parse_event(event_json);
+    if (!e) return fail(e.err());
+    switch (inbox_.on_prompt(*e, seconds_of(static_cast<std::int64_t>(now_ms)))) {
+      case prompt_disposition::handle: return val("handle");
+      case prompt_disposition::duplicate: return val("duplicate");
+      case prompt_disposition::not_addressed: return val("not_addressed");
+      case prompt_disposition::stale: return val("stale");
+      case prompt_disposition::too_old: return val("too_old");
+    }
+    return val("too_old");
+  }
+  void run_started(const std::string& prompt_id, const std::string& client) { inbox_.run_started(prompt_id, client); }
+  void prompt_done(const std::string& prompt_id) { inbox_.prompt_done(prompt_id); }
+
+  // "ignore" | "held" | "decrypt", or undefined (not an event).
+  val on_cancel(const std::string& event_json) {
+    auto e = parse_event(event_json);
+    if (!e) return fail(e.err());
+    switch (inbox_.on_cancel(*e)) {
+      case cancel_disposition::ignore: return val("ignore");
+      case cancel_disposition::held: return val("held");
+      case cancel_disposition::decrypt: return val("decrypt");
+    }
+    return val("ignore");
+  }
+  // The prompt id whose run to cancel, or null.
+  val authorize_cancel(const std::string& event_json, const std::string& plaintext) const {
+    auto e = parse_event(event_json);
+    if (!e) return val::null();
+    auto id = inbox_.authorize_cancel(*e, plaintext);
+    return id ? val(*id) : val::null();
+  }
+  // The held cancel (event JSON) for prompt_id, or null.
+  val take_held(const std::string& prompt_id) {
+    auto e = inbox_.take_held(prompt_id);
+    return e ? val(to_json(*e)) : val::null();
+  }
+
+ private:
+  agent_inbox inbox_;
+};
+
 // The info as the agent advertises it (canonical JSON), or undefined when invalid.
 val nipxx_normalize_info(const std::string& json) {
   auto info = parse_info(json);
@@ -205,6 +248,16 @@ EMSCRIPTEN_BINDINGS(nip_xx_agent) {
       .function("admit", &admission_binding::admit)
       .function("runEnded", &admission_binding::run_ended)
       .function("setInfo", &admission_binding::set_info);
+  emscripten::class_<inbox_binding>("NipxxAgentInbox")
+      .constructor<std::string, double, double>()
+      .function("subscribeSince", &inbox_binding::subscribe_since)
+      .function("goLive", &inbox_binding::go_live)
+      .function("onPrompt", &inbox_binding::on_prompt)
+      .function("runStarted", &inbox_binding::run_started)
+      .function("promptDone", &inbox_binding::prompt_done)
+      .function("onCancel", &inbox_binding::on_cancel)
+      .function("authorizeCancel", &inbox_binding::authorize_cancel)
+      .function("takeHeld", &inbox_binding::take_held);
   emscripten::function("nipxxNormalizeInfo", &nipxx_normalize_info);
 }
 
