@@ -218,7 +218,7 @@ export function makeCases(libs, fx) {
   const frames = fx.feedFrames;
   const F = frames.length;
   const eventText = (f) => f.slice(f.indexOf('{'), f.lastIndexOf('}') + 1);
-  const feedRow = (key, title, oursImpl, notes) => ({
+  const feedRow = (key, title, oursImpl, notes, frames = fx.feedFrames, F = frames.length) => ({
     key,
     title,
     unit: 'feed',
@@ -287,6 +287,49 @@ export function makeCases(libs, fx) {
     // Untimed: every library accepts the first frames (the timed loops also throw on a failure).
     r.check = (lib) => r.impl[lib](100)();
   }
+
+  // The 200-author feed: ours one event at a time, and the whole feed through verifyEvents (one
+  // BIP-340 batch per chunk); the peers take their single path in both rows. ours(feed-batch) /
+  // ours(feed-200) is the batch's gain over our single verification.
+  const f200 = fx.feed200Frames;
+  const oursBatch = typeof ours.verifyEvents === 'function';
+  rows.push(
+    feedRow(
+      'feed-200',
+      'relay feed, 200 authors: JSON.parse + verifyEvent per event',
+      (n) => () => {
+        for (let i = 0; i < n; i++) {
+          const m = JSON.parse(f200[i % f200.length]);
+          if (m[0] !== 'EVENT' || !ours.verifyEvent(m[2])) throw new Error('ours: feed verify false');
+        }
+      },
+      { 'rust-nostr': NOTES.rustFeed },
+      f200,
+    ),
+    feedRow(
+      'feed-batch',
+      'relay feed, 200 authors, ours: JSON.parse + `verifyEvents` of the feed (peers: per event)',
+      oursBatch
+        ? (n) => () => {
+            // n frames (whole feeds in the timed rounds: roundTo), one verifyEvents call per feed
+            for (let start = 0; start < n; start += f200.length) {
+              const len = Math.min(f200.length, n - start);
+              const events = new Array(len);
+              for (let i = 0; i < len; i++) {
+                const m = JSON.parse(f200[i]);
+                if (m[0] !== 'EVENT') throw new Error('bad frame');
+                events[i] = m[2];
+              }
+              if (ours.verifyEvents(events).includes(false)) throw new Error('ours: verifyEvents false');
+            }
+          }
+        : 'pending',
+      { 'rust-nostr': NOTES.rustFeed },
+      f200,
+    ),
+  );
+  rows[rows.length - 1].target = { label: '≥6× rust', peer: 'rust-nostr', min: 6 };
+  for (const r of rows.slice(-2)) r.check = (lib) => r.impl[lib](r.key === 'feed-batch' && lib === 'ours' ? 1000 : 100)();
 
   // ------------------------------------------------------------ NIP-44
   const oursNip44 = has(ours.nip44, 'getConversationKey', 'encrypt', 'decrypt');

@@ -46,25 +46,32 @@ export async function makeFixtures(libs, { quick }) {
   const recipientPub = nt.getPublicKey(recipientSk);
   const authors = Array.from({ length: 20 }, () => nw.generateSecretKey());
 
-  // A relay feed: 1,000 signed events of mixed kinds, sizes, tags and characters.
+  // A relay feed: 1,000 signed events of mixed kinds, sizes, tags and characters, from `keys`.
   const baseTs = 1_700_000_000;
-  const feedEvents = [];
-  for (let i = 0; i < 1000; i++) {
-    const r = rand();
-    const kind = r < 0.75 ? 1 : r < 0.9 ? 7 : r < 0.97 ? 6 : 0;
-    const tags = [];
-    const nTags = Math.floor(rand() * 5);
-    for (let t = 0; t < nTags; t++) {
-      const tr = rand();
-      if (tr < 0.4) tags.push(['e', randomHex32(rand), 'wss://relay.example.com', 'reply']);
-      else if (tr < 0.8) tags.push(['p', randomHex32(rand)]);
-      else tags.push(['t', text(rand, 3, 12)]);
+  const makeFeed = (rand, keys) => {
+    const events = [];
+    for (let i = 0; i < 1000; i++) {
+      const r = rand();
+      const kind = r < 0.75 ? 1 : r < 0.9 ? 7 : r < 0.97 ? 6 : 0;
+      const tags = [];
+      const nTags = Math.floor(rand() * 5);
+      for (let t = 0; t < nTags; t++) {
+        const tr = rand();
+        if (tr < 0.4) tags.push(['e', randomHex32(rand), 'wss://relay.example.com', 'reply']);
+        else if (tr < 0.8) tags.push(['p', randomHex32(rand)]);
+        else tags.push(['t', text(rand, 3, 12)]);
+      }
+      const content = kind === 7 ? '+' : kind === 6 ? '' : text(rand, 10, rand() < 0.1 ? 2000 : 280);
+      const evt = { kind, created_at: baseTs + i, tags, content };
+      nw.finalizeEvent(evt, keys[i % keys.length]);
+      events.push({ id: evt.id, pubkey: evt.pubkey, created_at: evt.created_at, kind, tags, content, sig: evt.sig });
     }
-    const content = kind === 7 ? '+' : kind === 6 ? '' : text(rand, 10, rand() < 0.1 ? 2000 : 280);
-    const evt = { kind, created_at: baseTs + i, tags, content };
-    nw.finalizeEvent(evt, authors[i % authors.length]);
-    feedEvents.push({ id: evt.id, pubkey: evt.pubkey, created_at: evt.created_at, kind, tags, content, sig: evt.sig });
-  }
+    return events;
+  };
+  const feedEvents = makeFeed(rand, authors);
+  // The same kind of feed from 200 authors (issue 20's backlog: the batch verification rows).
+  const authors200 = Array.from({ length: 200 }, () => nw.generateSecretKey());
+  const feed200Frames = makeFeed(prng(0x32303061), authors200).map((e) => JSON.stringify(['EVENT', 'sub1', e]));
   const feedFrames = feedEvents.map((e) => JSON.stringify(['EVENT', 'sub1', e]));
   // Pristine events for the verify row: never passed to any verify (nostr-tools caches a result
   // on the object it verified); the row clones them.
@@ -95,6 +102,7 @@ export async function makeFixtures(libs, { quick }) {
     recipientPub,
     feedEvents,
     feedFrames,
+    feed200Frames,
     verifyPool,
     conversationKey,
     peerPubs,

@@ -70,7 +70,7 @@ val message_rumor(const std::string& text, const std::string& author, const std:
 
 val task_request_rumor(const std::string& task_id, const std::string& capability, bool has_payload,
                        const std::string& payload_json, const std::string& author, const std::string& recipient,
-                       double now_s, int auto_depth) {
+                       double now_s, int auto_depth, bool accepts_updates) {
   std::int64_t now;
   if (!read_now(now_s, now)) return fail(bad_now());
   agx::task_request_fields f;
@@ -79,6 +79,7 @@ val task_request_rumor(const std::string& task_id, const std::string& capability
   f.payload_json = opt(has_payload, payload_json);
   f.message_id = fresh_id();
   f.auto_depth = auto_depth;
+  f.accepts_updates = accepts_updates;
   auto r = agx::task_request_rumor(f, author, recipient, now);
   if (!r) return fail(r.err());
   return val(nip59::rumor_to_json(*r));
@@ -237,6 +238,8 @@ json task_json(const agx::task_envelope& t) {
     j["t"] = "req";
     j["capability"] = t.capability;
     j["payload"] = raw_json(t.payload_json);
+    // Which of our status envelopes the requester gets (the core's rule, task.hpp).
+    j["updates"] = {{"status", agx::may_send_status(t)}, {"input", agx::may_request_input(t)}};
   } else if (t.t == agx::task_envelope::type::status) {
     j["t"] = "status";
     j["status"] = agx::task_state_name(t.update_state);
@@ -473,6 +476,8 @@ class router {
   bool take_unconfigured_warning() { return policy_.take_unconfigured_warning(); }
 
   void set_handlers(const std::string& keys_json) { handlers_ = string_list(keys_json); }
+  // Deliver messages of unknown content types (plain path) instead of dropping them.
+  void set_keep_unknown_content_types(bool keep) { options_.keep_unknown_content_types = keep; }
 
   // deadline < 0: none.
   val add_pending(const std::string& task_id, const std::string& peer, double deadline) {
@@ -518,13 +523,14 @@ class router {
     w.rumor = std::move(*rumor);
     auto m = agx::read_message(w);
     if (!m) return fail(m.err());
-    auto d = agx::route(*m, handlers_, pending_, policy_, &awaiting_);
+    auto d = agx::route(*m, handlers_, pending_, policy_, &awaiting_, options_);
     if (host_verdict >= 0) d = agx::after_host_verdict(std::move(d), host_verdict == 1);
     json out;
     out["action"] = agx::route_action_name(d.action);
     out["reason"] = agx::route_reason_name(d.reason);
     out["sendReceipt"] = d.send_receipt;
     out["mayAutoReply"] = d.may_auto_reply;
+    out["mayReply"] = d.may_reply;
     out["handlerKey"] = d.handler_key;
     out["capability"] = d.capability;
     out["taskId"] = d.task_id;
@@ -536,6 +542,7 @@ class router {
   std::vector<std::string> handlers_;
   agx::pending_requests pending_;
   agx::pending_requests awaiting_;
+  agx::route_options options_;
 };
 
 // --- replay guard over an in-memory store
@@ -621,6 +628,7 @@ EMSCRIPTEN_BINDINGS(agx) {
       .function("decide", &router::decide)
       .function("takeUnconfiguredWarning", &router::take_unconfigured_warning)
       .function("setHandlers", &router::set_handlers)
+      .function("setKeepUnknownContentTypes", &router::set_keep_unknown_content_types)
       .function("addPending", &router::add_pending)
       .function("cancelPending", &router::cancel_pending)
       .function("settle", &router::settle)

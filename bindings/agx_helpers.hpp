@@ -1,6 +1,6 @@
 // Small helpers both AGX glue files use (agx.cpp: the requesting side; agx_serve.cpp: the serving
-// side): a fresh message id from the CSPRNG, an optional from an Embind (present, text) pair, and
-// the strings of a JSON array.
+// side; agx_routes.cpp): a fresh message id from the CSPRNG, an optional from an Embind (present,
+// text) pair, the strings of a JSON array, and the events of one.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -30,6 +30,16 @@ inline std::vector<std::string> string_list(const std::string& text) {
   if (!j.is_array()) return out;
   for (const auto& e : j)
     if (e.is_string()) out.push_back(e.get<std::string>());
+  return out;
+}
+
+// A JSON array of events (the pool delivered them verified); elements that are no event are skipped.
+inline std::vector<event> events_of(const std::string& text) {
+  std::vector<event> out;
+  auto j = parse_json(text);
+  if (!j.is_array()) return out;
+  for (const auto& e : j)
+    if (auto ev = event_from_json(e)) out.push_back(std::move(*ev));
   return out;
 }
 

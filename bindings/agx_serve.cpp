@@ -1,8 +1,8 @@
 // AGX glue, the serving side: task results and receipts (what a handler's endpoint sends), the
-// automated-reply limiter, the flood limits of served tasks, handler lookup, and the Agent Card
-// and its retraction an agent publishes. Apart from agx.cpp (the requesting side: rumors a
-// requester sends, wrap, unwrap, routing, replay) so a requester-only module (the built demo
-// page's, cmake/wasm.cmake) links without them.
+// automated-reply limiter, the flood limits of served tasks, handler lookup, and the Agent Card,
+// its retraction and the relay list an agent publishes. Apart from agx.cpp (the requesting side:
+// rumors a requester sends, wrap, unwrap, routing, replay) so a requester-only module (the built
+// demo page's, cmake/wasm.cmake) links without them.
 #include <emscripten/bind.h>
 
 #include <cstdint>
@@ -16,6 +16,7 @@
 #include "protocols/agx/capability.hpp"
 #include "protocols/agx/card.hpp"
 #include "protocols/agx/message.hpp"
+#include "protocols/agx/relay_routes.hpp"
 #include "protocols/agx/task_gate.hpp"
 #include "agx_helpers.hpp"
 #include "support.hpp"
@@ -178,6 +179,23 @@ val card_retraction(const std::string& ids_json, const std::string& reason, doub
   return val(out.dump());
 }
 
+// The NIP-65 list an agent advertises: existing = JSON array of our kind 10002 events found ->
+// the template to publish, or null when ours are listed already (relay_routes.hpp).
+val advertised_relay_list(const std::string& existing_json, const std::string& me, const std::string& ours_json,
+                          double now_s) {
+  std::int64_t now;
+  if (!read_now(now_s, now)) return fail(bad_now());
+  auto t = agx::advertised_relay_list(agx_glue::events_of(existing_json), me, string_list(ours_json), now);
+  if (!t) return fail(t.err());
+  if (!*t) return val::null();
+  json out;
+  out["kind"] = (*t)->kind;
+  out["created_at"] = (*t)->created_at;
+  out["tags"] = (*t)->tags;
+  out["content"] = (*t)->content;
+  return val(out.dump());
+}
+
 val find_handler(const std::string& keys_json, const std::string& requested) {
   auto k = agx::find_handler(string_list(keys_json), requested);
   return k ? val(*k) : val::null();
@@ -190,6 +208,7 @@ EMSCRIPTEN_BINDINGS(agx_serve) {
   emscripten::function("agxReceiptRumor", &receipt_rumor);
   emscripten::function("agxReplyDepth", &reply_depth);
   emscripten::function("agxCardTemplate", &card_template);
+  emscripten::function("agxAdvertisedRelayList", &advertised_relay_list);
   emscripten::function("agxCardRetraction", &card_retraction);
   emscripten::class_<auto_reply>("AgxAutoReply")
       .constructor<int, double, double, double>()

@@ -33,15 +33,20 @@ int add_key(const crypto::keypair& kp, const bytes32& sk) {
   return h;
 }
 
+// The random bytes go straight into the wiped secret32: a bytes32 returned by value would leave a
+// copy of the key in this frame of the wasm stack after the call.
 val generate_secret_key() {
+  stack_wipe wipe;
+  secret32 sk;
   for (;;) {
-    secret32 sk(random32());
+    random_fill(sk.data(), 32);
     if (crypto::secret_key_valid(sk.b)) return to_uint8array(sk.b);
   }
 }
 
 // The secret key is in the secret slot (js/core.js putSecret).
 val get_public_key() {
+  stack_wipe wipe;
   secret32 sk = take_secret();
   auto pub = crypto::xonly_public_key(sk.b);
   if (!pub) return fail(pub.err());
@@ -56,6 +61,7 @@ bool is_valid_public_key(const std::string& pub_hex) {
 
 // The secret key is in the secret slot (js/core.js putSecret).
 int key_create() {
+  stack_wipe wipe;
   secret32 sk = take_secret();
   auto kp = crypto::keypair::from_secret(sk.b);
   if (!kp) return -fail_code(kp.err());
@@ -63,12 +69,25 @@ int key_create() {
 }
 
 int key_generate() {
+  stack_wipe wipe;
+  secret32 sk;
   for (;;) {
-    secret32 sk(random32());
+    random_fill(sk.data(), 32);
     auto kp = crypto::keypair::from_secret(sk.b);
     if (!kp) continue;
     return add_key(*kp, sk.b);
   }
+}
+
+// Called once by init(): blinds the signing context with fresh randomness. On WASM the curve
+// tables are built by the first verify and the first signature instead (src/crypto), which keeps
+// them out of init(); natively they are all built with the context. (Here, not in support.cpp:
+// a module without keys, the demo page's NIP-49 one, then links no curve code.)
+void prepare() {
+  stack_wipe wipe;
+  secret32 seed;
+  random_fill(seed.data(), 32);
+  crypto::seed_context(seed.b);
 }
 
 // ~key_entry wipes the keypair, the secret and every cached conversation key.
@@ -92,6 +111,7 @@ result<const bytes32*> conversation_key_for_handle(int handle, const bytes32& pe
   if (it == g_keys.end()) return make_error(errc::invalid_argument, "signer was disposed");
   key_entry& e = *it->second;
   if (auto c = e.conversations.find(peer); c != e.conversations.end()) return &c->second.b;
+  stack_wipe wipe;  // a miss: the ECDH and HKDF below leave the key's traces on the stack
   auto ck = nip44::get_conversation_key(e.sk.b, peer);
   if (!ck) return ck.err();
   if (e.conversations.size() >= kMaxConversations) e.conversations.erase(e.conversations.begin());
@@ -104,6 +124,7 @@ result<const bytes32*> conversation_key_for_handle(int handle, const bytes32& pe
 result<bytes32> conversation_key_uncached(int handle, const bytes32& peer) {
   auto it = g_keys.find(handle);
   if (it == g_keys.end()) return make_error(errc::invalid_argument, "signer was disposed");
+  stack_wipe wipe;
   return nip44::get_conversation_key(it->second->sk.b, peer);
 }
 
@@ -115,6 +136,7 @@ EMSCRIPTEN_BINDINGS(keys) {
   emscripten::function("keyGenerate", &key_generate);
   emscripten::function("keyDispose", &key_dispose);
   emscripten::function("keyPublic", &key_public);
+  emscripten::function("prepare", &prepare);
 }
 
 }  // namespace nostr::bindings

@@ -3,6 +3,7 @@
 // nevent, naddr, raw bech32) in nip19_encode.cpp.
 #include <emscripten/bind.h>
 
+#include "nip19_val.hpp"
 #include "nips/nip19.hpp"
 #include "support.hpp"
 #include "util/hex.hpp"
@@ -40,6 +41,13 @@ val decode(std::string s) {
   if (!d) return fail(d.err());
   val out = val::object();
   out.set("type", val(nip19::prefix_of(*d)));
+  out.set("data", nip19_data(*d));
+  return out;
+}
+
+}  // namespace
+
+val nip19_data(const nip19::entity& e) {
   struct visitor {
     val operator()(const nip19::npub& v) const { return hex_val(v.pubkey); }
     val operator()(const nip19::nsec& v) const { return to_uint8array(v.secret_key.b); }
@@ -68,11 +76,8 @@ val decode(std::string s) {
       return o;
     }
   };
-  out.set("data", std::visit(visitor{}, *d));
-  return out;
+  return std::visit(visitor{}, e);
 }
-
-}  // namespace
 
 EMSCRIPTEN_BINDINGS(nip19) {
   emscripten::function("nip19Decode", &decode);

@@ -11,6 +11,7 @@
 // variants; the raw conversation and secret key ones are in nip44_secret.cpp.
 #include <emscripten/bind.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstring>
 
@@ -58,7 +59,11 @@ int decrypt_scratch_with(const bytes32& ck, std::size_t at, std::size_t m) {
   auto range = nip44::open(raw, *raw_len, ck);
   if (!range) return -fail_code(range.err());
   if (range->size > INT_MAX) return -fail_code(make_error(errc::nip44_invalid_payload, "plaintext too long"));
-  std::memmove(s, raw + range->offset, range->size);
+  const std::size_t from = at + range->offset;
+  std::memmove(s, s + from, range->size);
+  // The one copy left is at offset 0, for JS to read and wipe: the rest of the source goes now.
+  const std::size_t keep = std::max(range->size, from);
+  secure_zero(s + keep, from + range->size - keep);
   return static_cast<int>(range->size);
 }
 

@@ -14,11 +14,13 @@ namespace nostr::bindings {
 namespace {
 
 int encrypt_scratch(std::size_t n) {
+  stack_wipe wipe;
   secret32 ck = take_key(scratch(kEncPlaintext + n));
   return encrypt_scratch_with(ck.b, n);
 }
 
 int decrypt_scratch(std::size_t m) {
+  stack_wipe wipe;
   secret32 ck = take_key(scratch(kDecPayload + m));
   return decrypt_scratch_with(ck.b, kDecPayload, m);
 }
@@ -27,6 +29,7 @@ int decrypt_scratch(std::size_t m) {
 // is read and wiped there (no Embind string copy of it is left in freed heap memory), and the
 // conversation key is written to [0,32) for JS to copy out and wipe. Returns 0 or errc.
 int conversation_key_scratch() {
+  stack_wipe wipe;
   std::uint8_t* s = scratch(96);
   secret32 sk = take_key(s);
   bytes32 pub;

@@ -15,6 +15,7 @@
 // pool does not use, are in relay_codec.cpp.
 #include <emscripten/bind.h>
 
+#include <cstring>
 #include <map>
 #include <memory>
 #include <optional>
@@ -49,6 +50,7 @@ struct machine {
   relay::subscriptions subs;
   std::vector<std::string> relays;  // index -> normalized URL, as the pool registered it
   std::optional<outcome> last;      // the last fed outcome unless it was a delivery
+  std::vector<outcome> batch;       // the outcomes of the last batch fed
 };
 
 std::map<int, std::unique_ptr<machine>> g_machines;
@@ -167,16 +169,8 @@ void subs_forget(int h, int relay_idx) {
 
 int pack(int type, int reason, bool flag) { return type | (reason << kReasonShift) | (flag ? kFlag : 0); }
 
-// One received frame, `len` bytes at the start of the scratch buffer. Returns the packed
-// outcome, or -1 when the handle or relay index is unknown.
-int subs_feed_scratch(int h, int relay_idx, std::size_t len) {
-  machine* m = find(h);
-  if (!m) return -1;
-  const std::string* url = relay_at(*m, relay_idx);
-  if (!url) return -1;
-  const std::uint8_t* s = scratch(len);
-  outcome o = m->subs.feed(*url, as_chars(s, len));
-  int packed = std::visit(
+int pack_outcome(const outcome& o) {
+  return std::visit(
       [](const auto& v) -> int {
         using T = std::decay_t<decltype(v)>;
         if constexpr (std::is_same_v<T, relay::deliver>) return kDeliver;
@@ -191,11 +185,51 @@ int subs_feed_scratch(int h, int relay_idx, std::size_t len) {
         return -1;
       },
       o);
+}
+
+// One received frame, `len` bytes at the start of the scratch buffer. Returns the packed
+// outcome, or -1 when the handle or relay index is unknown.
+int subs_feed_scratch(int h, int relay_idx, std::size_t len) {
+  machine* m = find(h);
+  if (!m) return -1;
+  const std::string* url = relay_at(*m, relay_idx);
+  if (!url) return -1;
+  const std::uint8_t* s = scratch(len);
+  outcome o = m->subs.feed(*url, as_chars(s, len));
+  int packed = pack_outcome(o);
   if (packed == kDeliver)
     m->last.reset();
   else
     m->last = std::move(o);
   return packed;
+}
+
+// A backlog of n frames received from one relay (subscriptions::feed_batch: their signatures
+// checked together). Scratch in: n little-endian u32 byte lengths, then the frames back to back.
+// Scratch out: the n packed outcomes as i32 at [0, 4n); relaySubsLastAt(h, i) has the strings
+// of outcome i (not a delivery) until the next batch. Returns 0, or -1 for an unknown handle or
+// relay index or lengths that overrun `total` bytes.
+int subs_feed_batch_scratch(int h, int relay_idx, std::size_t n, std::size_t total) {
+  machine* m = find(h);
+  if (!m) return -1;
+  const std::string* url = relay_at(*m, relay_idx);
+  if (!url || total < 4 * n) return -1;
+  std::uint8_t* s = scratch(total);
+  std::vector<std::string_view> frames(n);
+  std::size_t off = 4 * n;
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint32_t len;
+    std::memcpy(&len, s + 4 * i, 4);
+    if (len > total - off) return -1;
+    frames[i] = as_chars(s + off, len);
+    off += len;
+  }
+  m->batch = m->subs.feed_batch(*url, frames);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::int32_t packed = pack_outcome(m->batch[i]);
+    std::memcpy(s + 4 * i, &packed, 4);
+  }
+  return 0;
 }
 
 void set_status(val& o, const relay::machine_message& st) {
@@ -204,10 +238,8 @@ void set_status(val& o, const relay::machine_message& st) {
   o.set("text", std::string(st.text()));
 }
 
-// The strings of the last outcome fed (not a delivery): {subId, eventId, message, ...}.
-val subs_last(int h) {
-  machine* m = find(h);
-  if (!m || !m->last) return val::undefined();
+// The strings of an outcome (not a delivery): {subId, eventId, message, ...}.
+val outcome_strings(const outcome& out) {
   val o = val::object();
   std::visit(
       [&](const auto& v) {
@@ -235,8 +267,22 @@ val subs_last(int h) {
           o.set("count", static_cast<double>(v.count));
         }
       },
-      *m->last);
+      out);
   return o;
+}
+
+// The strings of the last outcome fed (not a delivery).
+val subs_last(int h) {
+  machine* m = find(h);
+  if (!m || !m->last) return val::undefined();
+  return outcome_strings(*m->last);
+}
+
+// The strings of outcome i of the last batch (not a delivery).
+val subs_last_at(int h, std::size_t i) {
+  machine* m = find(h);
+  if (!m || i >= m->batch.size() || std::holds_alternative<relay::deliver>(m->batch[i])) return val::undefined();
+  return outcome_strings(m->batch[i]);
 }
 
 val subs_state(int h, const std::string& sub_id, int relay_idx) {
@@ -335,6 +381,8 @@ EMSCRIPTEN_BINDINGS(relay) {
   emscripten::function("relaySubsForget", &subs_forget);
   emscripten::function("relaySubsFeedScratch", &subs_feed_scratch);
   emscripten::function("relaySubsLast", &subs_last);
+  emscripten::function("relaySubsFeedBatchScratch", &subs_feed_batch_scratch);
+  emscripten::function("relaySubsLastAt", &subs_last_at);
   emscripten::function("relaySubsState", &subs_state);
   emscripten::function("relaySubsResumeSince", &subs_resume_since);
   emscripten::function("relaySubsSeenCount", &subs_seen_count);

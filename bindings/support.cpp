@@ -1,9 +1,8 @@
 #include "support.hpp"
 
-#include "crypto/secp256k1.hpp"
-
 #include <emscripten/bind.h>
 #include <emscripten/emscripten.h>
+#include <emscripten/stack.h>
 
 #include <cstring>
 #include <vector>
@@ -24,11 +23,6 @@ val last_error() {
 
 std::uintptr_t scratch_ptr(std::size_t n) { return reinterpret_cast<std::uintptr_t>(scratch(n)); }
 std::uintptr_t secret_slot_ptr() { return reinterpret_cast<std::uintptr_t>(g_secret_slot); }
-
-// Called once by init(): blinds the signing context with fresh randomness. On WASM the curve
-// tables are built by the first verify and the first signature instead (src/crypto), which keeps
-// them out of init(); natively they are all built with the context.
-void prepare() { crypto::seed_context(random32()); }
 
 }  // namespace
 
@@ -98,16 +92,32 @@ secret32 take_secret() {
   return sk;
 }
 
+// Grown by hand: vector::resize would free the old buffer unwiped, and scratch holds plaintexts,
+// keys and passwords on their way in and out.
 std::uint8_t* scratch(std::size_t n) {
-  if (g_scratch.size() < n) g_scratch.resize(n + n / 2);
+  if (g_scratch.size() < n) {
+    std::vector<std::uint8_t> bigger(n + n / 2);
+    std::memcpy(bigger.data(), g_scratch.data(), g_scratch.size());
+    secure_zero(g_scratch);
+    g_scratch.swap(bigger);  // the old buffer, wiped, is freed with `bigger`
+  }
   return g_scratch.data();
+}
+
+void wipe_stack_below(std::size_t n) {
+  // The stack grows down from emscripten_stack_get_base() to emscripten_stack_get_end(). This
+  // function keeps nothing in linear memory itself, so everything below `sp` is free.
+  const std::uintptr_t sp = emscripten_stack_get_current() & ~std::uintptr_t{7};
+  const std::uintptr_t end = emscripten_stack_get_end();
+  const std::uintptr_t lo = (sp - end > n ? sp - n : (end + 7) & ~std::uintptr_t{7});
+  volatile std::uint64_t* p = reinterpret_cast<volatile std::uint64_t*>(lo);
+  for (std::uintptr_t i = 0, words = (sp - lo) / 8; i < words; ++i) p[i] = 0;
 }
 
 EMSCRIPTEN_BINDINGS(support) {
   emscripten::function("lastError", &last_error);
   emscripten::function("errorName", +[](int code) { return std::string(errc_name(static_cast<errc>(code))); });
   emscripten::function("scratch", &scratch_ptr);
-  emscripten::function("prepare", &prepare);
   emscripten::function("secretSlot", &secret_slot_ptr);
 }
 

@@ -42,7 +42,23 @@ void random_fill(std::uint8_t* p, std::size_t n);
 // binding takes it out, wiping the slot.
 secret32 take_secret();
 
-// The scratch buffer: grows to at least n bytes; its address is valid until the next grow.
+// The scratch buffer: grows to at least n bytes; its address is valid until the next grow. A
+// grow wipes the old buffer before freeing it.
 std::uint8_t* scratch(std::size_t n);
+
+// Zeroes the n bytes of wasm stack below the caller's frame: what the functions it called left
+// there when they returned (secrets in their locals, temporaries of values returned by copy,
+// libsecp256k1's scalars). Cheap next to the curve arithmetic that leaves them.
+void wipe_stack_below(std::size_t n);
+
+// Declared first in a binding that handles a secret: on the way out, after every other local
+// (secret32s wipe themselves), the stack its callees used is zeroed too.
+struct stack_wipe {
+  static constexpr std::size_t kBytes = 32 * 1024;
+  stack_wipe() = default;
+  stack_wipe(const stack_wipe&) = delete;
+  stack_wipe& operator=(const stack_wipe&) = delete;
+  ~stack_wipe() { wipe_stack_below(kBytes); }
+};
 
 }  // namespace nostr::bindings

@@ -74,7 +74,12 @@ nostr_add_secp256k1(secp256k1)
 # less WASM; a page verifies and encrypts for a handful of keys, where the tables do not pay.
 if(EMSCRIPTEN)
   nostr_add_secp256k1(secp256k1_web)
-  target_compile_definitions(secp256k1_web PRIVATE NOSTR_KEY_TABLES=0)
+  target_compile_definitions(secp256k1_web PRIVATE NOSTR_KEY_TABLES=0 NOSTR_BATCH_VERIFY=0)
+  # nostr-agents/lite (core-lite) keeps the key tables but not batch verification: its apps
+  # (signers, extensions) verify a few events at a time, and the multi-multiplication is ~7 KB gz
+  # of its 120 KB budget. verifyEvents there gives the same answers through single checks.
+  nostr_add_secp256k1(secp256k1_lite)
+  target_compile_definitions(secp256k1_lite PRIVATE NOSTR_BATCH_VERIFY=0)
 endif()
 
 # --- libsodium 1.0.22 (Debian sid), only what the core uses: SHA-256, HMAC-SHA256, ChaCha20,
@@ -98,7 +103,20 @@ file(GLOB SODIUM_SOURCES
   ${SODIUM_SRC}/randombytes/randombytes.c
   ${SODIUM_SRC}/randombytes/sysrandom/*.c
   ${SODIUM_SRC}/randombytes/internal/*.c)
+# And for NIP-49 (src/nips/nip49.cpp): scrypt's portable core and XChaCha20-Poly1305 (HChaCha20,
+# Poly1305 donna). Our src/crypto/scrypt_region.c stands in for scrypt_platform.c: it wipes
+# scrypt's working memory before freeing it.
+file(GLOB SODIUM_NIP49_SOURCES
+  ${SODIUM_SRC}/crypto_pwhash/scryptsalsa208sha256/crypto_scrypt-common.c
+  ${SODIUM_SRC}/crypto_pwhash/scryptsalsa208sha256/pbkdf2-sha256.c
+  ${SODIUM_SRC}/crypto_pwhash/scryptsalsa208sha256/nosse/*.c
+  ${SODIUM_SRC}/crypto_aead/xchacha20poly1305/aead_xchacha20poly1305.c
+  ${SODIUM_SRC}/crypto_core/hchacha20/*.c
+  ${SODIUM_SRC}/crypto_onetimeauth/poly1305/onetimeauth_poly1305.c
+  ${SODIUM_SRC}/crypto_onetimeauth/poly1305/donna/*.c)
+list(APPEND SODIUM_SOURCES ${SODIUM_NIP49_SOURCES} ${CMAKE_SOURCE_DIR}/src/crypto/scrypt_region.c)
 add_library(sodium STATIC ${SODIUM_SOURCES} ${CMAKE_SOURCE_DIR}/src/crypto/sodium_misuse.c)
+target_include_directories(sodium PRIVATE ${SODIUM_SRC}/crypto_pwhash/scryptsalsa208sha256)
 # version.h includes "export.h" by a relative path, so it is generated into a copy of include/.
 # The version numbers come from the unpacked configure.ac (what autotools would substitute).
 set(SODIUM_INC "${CMAKE_BINARY_DIR}/sodium-inc")

@@ -47,11 +47,12 @@ nostr_wasm_url(core core.wasm)
 # verify and encrypt. An explicit list, so new protocol binding files stay out of it.
 set(NOSTR_LITE_BINDING_SOURCES)
 foreach(name support keys event event_finalize event_text nip13 nip19 nip19_encode nip40 nip44
-    nip44_secret nip59 nip59_seal wrap_inputs)
+    nip44_secret nip59 nip59_seal wrap_inputs
+    nip04)  # of issue 22's NIPs, what signers need (README "The nostr-tools modules": why, and sizes)
   list(APPEND NOSTR_LITE_BINDING_SOURCES ${CMAKE_SOURCE_DIR}/bindings/${name}.cpp)
 endforeach()
 add_executable(core-lite ${NOSTR_LITE_BINDING_SOURCES})
-target_link_libraries(core-lite PRIVATE nostr_core secp256k1 sodium)
+target_link_libraries(core-lite PRIVATE nostr_core secp256k1_lite sodium)
 target_compile_options(core-lite PRIVATE ${NOSTR_WASM_COMPILE_OPTIONS})
 target_link_options(core-lite PRIVATE ${NOSTR_WASM_LINK_FLAGS})
 set_target_properties(core-lite PROPERTIES SUFFIX ".mjs" RUNTIME_OUTPUT_DIRECTORY ${NOSTR_DIST_DIR})
@@ -65,7 +66,7 @@ nostr_wasm_url(core-lite core-lite.wasm)
 # explicit list; scripts/build-demo.mjs checks that the page's bundle names none of the functions
 # it lacks.
 set(NOSTR_WEB_BINDING_SOURCES)
-foreach(name support keys event nip19 nip44 nip59 wrap_inputs relay nip_xx agx)
+foreach(name support keys event nip19 nip44 nip59 wrap_inputs relay nip_xx agx agx_routes)
   list(APPEND NOSTR_WEB_BINDING_SOURCES ${CMAKE_SOURCE_DIR}/bindings/${name}.cpp)
 endforeach()
 add_executable(core-web ${NOSTR_WEB_BINDING_SOURCES})
@@ -85,6 +86,15 @@ target_link_options(core-web PRIVATE ${NOSTR_WASM_LINK_FLAGS} -sINCOMING_MODULE_
   -sENVIRONMENT=web -sTEXTDECODER=2 -Os)
 set_target_properties(core-web PROPERTIES SUFFIX ".mjs" RUNTIME_OUTPUT_DIRECTORY ${NOSTR_DIST_DIR})
 nostr_wasm_url(core-web core-web.wasm)
+# The demo page's NIP-49 module (`npm run build:demo` ships it as nip49.wasm, fetched only when
+# the user remembers a key or unlocks a remembered one): scrypt and XChaCha20-Poly1305 stay out of
+# the page's core.wasm, and scrypt's 64 MiB go with this instance when the page drops it.
+add_executable(core-nip49 ${CMAKE_SOURCE_DIR}/bindings/support.cpp ${CMAKE_SOURCE_DIR}/bindings/nip49.cpp)
+target_link_libraries(core-nip49 PRIVATE nostr_core sodium)
+target_compile_options(core-nip49 PRIVATE ${NOSTR_WASM_COMPILE_OPTIONS})
+target_link_options(core-nip49 PRIVATE ${NOSTR_WASM_LINK_FLAGS} -sINCOMING_MODULE_JS_API=[wasmBinary] -sSUPPORT_ERRNO=0
+  -sENVIRONMENT=web -sTEXTDECODER=2 -Os)
+set_target_properties(core-nip49 PROPERTIES SUFFIX ".mjs" RUNTIME_OUTPUT_DIRECTORY ${NOSTR_DIST_DIR})
 target_compile_options(nostr_core PRIVATE -O3 -flto -fno-rtti)
 
 # Size where speed does not matter: protocol logic, relay frames, NIP-19 and the Embind glue are
@@ -102,6 +112,10 @@ list(APPEND NOSTR_SIZE_SOURCES
   # NIP-59's own code is JSON around NIP-44 and two signatures (which stay -O3): -Oz saves 4.6 KB gz,
   # gift wrap and unwrap within the noise of interleaved bench runs.
   ${CMAKE_SOURCE_DIR}/src/nips/nip59.cpp
+  # Tags, URIs, content and JSON around NIP-19 and the event checks (issue 22's NIPs).
+  ${CMAKE_SOURCE_DIR}/src/nips/nip04.cpp ${CMAKE_SOURCE_DIR}/src/nips/nip05.cpp
+  ${CMAKE_SOURCE_DIR}/src/nips/nip10.cpp ${CMAKE_SOURCE_DIR}/src/nips/nip21.cpp
+  ${CMAKE_SOURCE_DIR}/src/nips/nip27.cpp ${CMAKE_SOURCE_DIR}/src/nips/nip98.cpp
   ${NOSTR_BINDING_SOURCES})
 set_source_files_properties(${NOSTR_SIZE_SOURCES} PROPERTIES COMPILE_OPTIONS "-Oz")
 

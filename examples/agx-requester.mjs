@@ -8,7 +8,7 @@ const relays = (process.env.NOSTR_RELAY ?? 'ws://127.0.0.1:7447').split(',');
 const signer = process.env.AGX_NSEC ? new LocalSigner(nip19.decode(process.env.AGX_NSEC).data) : LocalSigner.generate();
 console.error(`requester ${nip19.npubEncode(signer.publicKey)}`);
 const client = new agx.AgxClient({ signer, relays, pollInterval: 0 });
-await client.start();
+await client.start({ advertise: false }); // a requester publishes no card; the answer comes to these relays or the responder's
 try {
   const payload = { amount: Number(process.argv[2] ?? 4200) };
   const output = await client.request(process.env.AGX_PEER, 'invoice.review', payload, { timeout: Number(process.env.AGX_TIMEOUT ?? 30_000) });

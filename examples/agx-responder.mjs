@@ -14,6 +14,6 @@ client.handle('invoice.review', async ({ amount }, { from }) => {
   return { approved: amount < 10_000 };
 });
 client.onMessage((m) => console.log(`message from ${nip19.npubEncode(m.from)}: ${m.text}${m.reason ? ` (${m.reason})` : ''}`));
-await client.start();
+await client.start(); // also advertises its Agent Card and NIP-65 relay list (start({ advertise: false }) stays unlisted)
 console.log(`responder ${nip19.npubEncode(signer.publicKey)} listening on ${relays.join(', ')}`);
 for (const sig of ['SIGINT', 'SIGTERM']) process.once(sig, () => client.stop().then(() => signer.dispose()));

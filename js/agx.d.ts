@@ -46,12 +46,16 @@ export function createMessageRumor(
   recipient: string,
   options?: RumorOptions & { subject?: string | null; contentType?: string; contextId?: string },
 ): AgxRumor;
-/** A task request (`{t: "req", taskId, capability, payload}`) as a 3838 rumor. */
+/**
+ * A task request (`{t: "req", taskId, capability, payload}`) as a 3838 rumor. acceptsUpdates adds
+ * `"accepts": ["status", "input"]`: the requester understands our status updates and input
+ * requests, so a responder may send them (without it, the reference's shape, it sends none).
+ */
 export function createTaskRequestRumor(
   request: { taskId: string; capability: string; payload?: unknown },
   author: string,
   recipient: string,
-  options?: RumorOptions,
+  options?: RumorOptions & { acceptsUpdates?: boolean },
 ): AgxRumor;
 /** A task result (`{t: "res", ...}`) as a 3838 rumor; an output too large is replaced (replacedTooLarge), a failure without `error` says "handler failed". */
 export function createTaskResultRumor(
@@ -94,6 +98,8 @@ export interface AgxTaskEnvelope {
   message?: string | null;
   /** input: the requester's answer. */
   input?: unknown;
+  /** req: which of our status envelopes the requester said it understands (its "accepts"). */
+  updates?: { status: boolean; input: boolean };
 }
 
 /** A status update of a task: {t:"status", taskId, status, message?} as a 3838 rumor. */
@@ -196,6 +202,8 @@ export interface RouteDecision {
     | 'unmatched-input';
   sendReceipt: boolean;
   mayAutoReply: boolean;
+  /** The plain path may answer it with a message: plain text only (never denied or unserviceable task traffic, never an unknown content type). */
+  mayReply: boolean;
   handlerKey: string;
   capability: string;
   taskId: string;
@@ -209,6 +217,8 @@ export class AgxRouter {
   decide(from: string, capability: string): AuthVerdict;
   takeUnconfiguredWarning(): boolean;
   setHandlers(keys: string[]): void;
+  /** Deliver messages of unknown content types (plain path, unanswered) instead of dropping them. */
+  keepUnknownContentTypes(keep?: boolean): void;
   addPending(taskId: string, peer: string, deadline?: number): void;
   cancelPending(taskId: string): boolean;
   settle(taskId: string, from: string): 'settled' | 'wrong-sender' | 'unknown';
@@ -265,12 +275,19 @@ export interface AgxTaskContext {
    * its result was recorded: the handler may have run, in part or whole, already. Be idempotent.
    */
   redelivered: boolean;
-  /** Sends a `working` status update (note: at most 2000 characters); false once the task has its result. */
+  /**
+   * What the requester said it understands besides the result (its request's "accepts"): status
+   * updates, and input (answering input-required). A reference peer's request says neither: then
+   * nothing extra is sent.
+   */
+  updates: { status: boolean; input: boolean };
+  /** Sends a `working` status update (note: at most 2000 characters); false (nothing sent) once the task has its result or when the requester does not take status updates. */
   working(note?: string): Promise<boolean>;
   /**
    * Sends `input-required` (note: what is needed) and resolves with the requester's answer (only
    * the requester's). Rejects AGX_TIMEOUT (timeout ms, default the client's inputTimeout,
-   * 300 000), ABORTED, AGX_CLOSED, AGX_TASK_FINISHED.
+   * 300 000), ABORTED, AGX_CLOSED, AGX_TASK_FINISHED, and AGX_INPUT_UNSUPPORTED (nothing sent)
+   * when the requester did not say it can answer (updates.input false).
    */
   requestInput<T = unknown>(note?: string, options?: { timeout?: number; signal?: PoolAbortSignal }): Promise<T>;
 }
@@ -295,8 +312,12 @@ export interface AgxPlainMessage {
 
 /** A plain message (or task traffic that took the plain path) as an AgxClient's onMessage listeners get it. */
 export interface AgxInboundMessage extends AgxPlainMessage {
-  /** An automated reply (autoDepth + 1, same conversation), refused past the ceiling or the local bounds. */
-  reply(text: string, options?: { subject?: string }): Promise<AgxAutoReplyResult>;
+  /**
+   * An automated reply (autoDepth + 1, same conversation), refused past the ceiling or the local
+   * bounds. Plain text messages only: a denied request, task traffic we do not service and a kept
+   * unknown content type have none (SPEC.md: they get no reply).
+   */
+  reply?(text: string, options?: { subject?: string }): Promise<AgxAutoReplyResult>;
 }
 
 /** Whether an automated reply was sent, or which bound refused it. */
@@ -498,6 +519,11 @@ export interface AgxRequesterOptions {
   publishTimeout?: number;
   /** ms between catch-up polls (default 60000; 0: none). */
   pollInterval?: number;
+  /**
+   * ms before the first poll while one of our requests waits (default 3000; 0: none), then backing
+   * off by half each time up to 30 s: answers arrive from relays that never push live events.
+   */
+  pendingPollInterval?: number;
   /** ms per relay per poll (default 10000). */
   pollTimeout?: number;
   /**
@@ -514,6 +540,16 @@ export interface AgxRequesterOptions {
   isSignerUnavailable?: (err: unknown) => boolean;
   /** The clock, in seconds. */
   now?: () => number;
+  /** Relays (indexers) where peers' NIP-65 lists are also looked up, and where ours (and our card) are published. */
+  discoveryRelays?: string[];
+  /** Peers' ws:// and local relays count too (development only; default: wss:// on public host names). */
+  allowLocalRelays?: boolean;
+  /** ms a relay-list lookup waits (default 3000). */
+  relayListTimeout?: number;
+  /** host => addresses, the DNS check of peers' relay hosts (default: DNS in Node, none in browsers). */
+  lookup?: (host: string) => Promise<string[] | null>;
+  /** Deliver messages of unknown content types to onMessage (unanswered) instead of dropping them (default: dropped, reported to onError as AGX_CONTENT_TYPE_UNKNOWN). */
+  keepUnknownContentTypes?: boolean;
 }
 
 /** Options of new AgxClient() (and createAgxAgent): AgxRequester's and the serving side's. */
@@ -532,7 +568,7 @@ export interface AgxClientOptions extends Omit<AgxRequesterOptions, 'onMessage'>
   autoReplyLimits?: { perConversation?: number; perPeer?: number; peerWindow?: number };
   /** How long a handler waits in ctx.requestInput() for the requester's answer (ms). Default 300 000. */
   inputTimeout?: number;
-  /** What start({advertise: true}) puts on the Agent Card. */
+  /** What start() puts on the Agent Card. */
   identity?: { org?: string; nip05?: string | null };
   /** Flood limits of the tasks we serve. */
   taskLimits?: AgxTaskLimits;
@@ -592,7 +628,10 @@ export class AgxRequester {
   readonly cursor: number;
   readonly pollLookback: number;
   readonly pool: RelayPool;
+  /** Our relays (we read and publish there). */
   relayUrls(): string[];
+  /** Where a wrap to `peer` goes: our relays, then its NIP-65 inbox relays (looked up when not cached). */
+  relaysFor(peer: string): Promise<string[]>;
   onMessage(fn: AgxPlainMessageListener): () => void;
   onReceipt(fn: (receipt: AgxReceipt) => void): () => void;
   /** Status updates (working / input-required) of our requests. */
@@ -619,6 +658,7 @@ export class AgxRequester {
   ): Promise<T>;
   ingest(wrap: NostrEvent): Promise<AgxIngestResult>;
   poll(): Promise<AgxPollResult>;
+  /** Publishes nothing (no card, no relay list: AgxClient's start() does); while requests wait it also polls their peers' outbox relays. */
   start(): Promise<{ cursor: number; poll: AgxPollResult }>;
   /** Rejects open requests (AGX_CLOSED), closes the seen store (and the pool it made from `relays`). */
   stop(): Promise<void>;
@@ -634,10 +674,14 @@ export class AgxClient extends AgxRequester {
   autoReply(inbound: AgxInboundMessage, text: string, options?: { subject?: string; signal?: PoolAbortSignal }): Promise<AgxAutoReplyResult>;
   /** A human reset of a conversation's (or, without contextId, a peer's) automated-reply count. */
   resetAutoDepth(peer: string, contextId?: string): void;
-  /** advertise (opt-in): also publish the Agent Card and the relay list. */
-  start(options?: { advertise?: boolean }): Promise<{ cursor: number; poll: AgxPollResult; card?: { event: NostrEvent; results: PublishResult[] }; relayList?: { event: NostrEvent; results: PublishResult[] } }>;
-  /** createAgxAgent's names: start() without advertising, and stop(). */
-  serve(): Promise<void>;
+  /**
+   * advertise (default true, as the reference's start()): also publish the Agent Card (public;
+   * retraction is best-effort) and the NIP-65 relay list (merged into the key's own) on our
+   * relays and the discovery relays. Pass false to stay unlisted.
+   */
+  start(options?: { advertise?: boolean }): Promise<{ cursor: number; poll: AgxPollResult; card?: { event: NostrEvent; results: PublishResult[] }; relayList?: { event: NostrEvent | null; results: PublishResult[] } }>;
+  /** createAgxAgent's names: start(), and stop(). */
+  serve(options?: { advertise?: boolean }): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // nostr-agents (alias agx): dispatches to one module per command group (js/cli/), loaded on demand.
-// Exit codes: js/cli/common.js EXIT, documented in README "Command line".
+// Exit codes: js/cli/common.js EXIT, documented in docs/cli.md.
 import { basename } from 'node:path';
 
 const COMMANDS = {

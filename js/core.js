@@ -89,6 +89,27 @@ export function writeScratch(text, offset = 0) {
 }
 
 /**
+ * Writes strings for a batch call into the scratch buffer: their UTF-8 byte lengths as n
+ * little-endian u32, then the strings back to back. Returns the total byte count.
+ */
+export function writeScratchRecords(texts) {
+  const n = texts.length;
+  let max = 4 * n;
+  for (let i = 0; i < n; i++) max += texts[i].length * 3;
+  const ptr = instance.scratch(max);
+  const heap = instance.HEAPU8;
+  const lengths = new DataView(heap.buffer, ptr, 4 * n);
+  let off = 4 * n;
+  for (let i = 0; i < n; i++) {
+    const t = texts[i];
+    const w = encoder.encodeInto(t, heap.subarray(ptr + off, ptr + off + t.length * 3)).written;
+    lengths.setUint32(4 * i, w, true);
+    off += w;
+  }
+  return off;
+}
+
+/**
  * Writes `head` as UTF-8 at the start of the scratch buffer and `text` at `offset` (one buffer
  * lookup for both); returns the byte length of `text`. `head` must fit in `offset` bytes when
  * ASCII; longer UTF-8 is cut off by `text`.

@@ -1,5 +1,5 @@
 // NIP-01 events on plain objects, interchangeable with nostr-tools' NostrEvent.
-import { core, check, checked, putSecret, writeScratch, writeScratchPair, scratchBytes } from './core.js';
+import { core, check, checked, putSecret, writeScratch, writeScratchPair, writeScratchRecords, scratchBytes } from './core.js';
 import { NostrError } from './errors.js';
 import { bytesToHex, isHex32, isHex64 } from './hex.js';
 
@@ -91,8 +91,8 @@ export function signWithHandle(t, handle) {
 
 const HEX_FIELDS = 'id, pubkey and sig must be lowercase hex of 32, 32 and 64 bytes';
 
-/** Result of a full verification: undefined when valid, else the NostrError. */
-export function verifyEventError(evt) {
+// The error of an event whose fields have the wrong type or length, else undefined.
+function shapeError(evt) {
   if (evt === null || typeof evt !== 'object')
     return new NostrError('INVALID_EVENT', 'event must be an object');
   const { id, pubkey, sig } = evt;
@@ -106,6 +106,14 @@ export function verifyEventError(evt) {
     if (!isHex32(id) || !isHex32(pubkey) || !isHex64(sig)) return new NostrError('INVALID_EVENT', HEX_FIELDS);
     return new NostrError('INVALID_EVENT', 'kind, created_at, tags or content has the wrong type');
   }
+  return undefined;
+}
+
+/** Result of a full verification: undefined when valid, else the NostrError. */
+export function verifyEventError(evt) {
+  const bad = shapeError(evt);
+  if (bad) return bad;
+  const { id, pubkey, sig } = evt;
   const ser = JSON.stringify([0, pubkey, evt.created_at, evt.kind, evt.tags, evt.content]);
   const c = core();
   // [0,256): id, pubkey, sig (256 bytes when ASCII; a non-ASCII character fails the core's hex
@@ -115,6 +123,61 @@ export function verifyEventError(evt) {
   if (code === 0) return undefined;
   const { code: name, message } = c.lastError();
   return new NostrError(name, message);
+}
+
+// Events per core call of verifyEventErrors: bounds the scratch buffer (a few hundred KB).
+const BATCH = 1024;
+
+/**
+ * verifyEventError of each event, with the signatures checked together by the core (BIP-340
+ * batch verification, falling back to single checks where a batch fails): the same results, in
+ * the same order, faster for many events.
+ */
+export function verifyEventErrors(events) {
+  if (!Array.isArray(events)) throw new NostrError('INVALID_ARGUMENT', 'events must be an array');
+  const out = new Array(events.length).fill(undefined);
+  const c = core();
+  for (let start = 0; start < events.length; start += BATCH) {
+    const end = Math.min(events.length, start + BATCH);
+    const at = [];
+    const records = [];
+    for (let i = start; i < end; i++) {
+      const evt = events[i];
+      const bad = shapeError(evt);
+      if (bad) {
+        out[i] = bad;
+        continue;
+      }
+      const { id, pubkey, sig } = evt;
+      // The core finds each record's serialization 256 bytes in: the hex must be ASCII here.
+      if (!isHex32(id) || !isHex32(pubkey) || !isHex64(sig)) {
+        out[i] = new NostrError('INVALID_EVENT', HEX_FIELDS);
+        continue;
+      }
+      at.push(i);
+      records.push(id + pubkey + sig + JSON.stringify([0, pubkey, evt.created_at, evt.kind, evt.tags, evt.content]));
+    }
+    if (records.length === 0) continue;
+    const total = writeScratchRecords(records);
+    if (c.verifyEventsScratch(records.length, total) !== 0) throw new NostrError('INTERNAL', 'verifyEvents: bad batch layout');
+    const codes = scratchBytes(0, records.length).slice(); // the heap may grow below
+    for (let j = 0; j < records.length; j++) {
+      if (codes[j] === 0) continue;
+      c.verifyEventsError(j);
+      const { code, message } = c.lastError();
+      out[at[j]] = new NostrError(code, message);
+    }
+  }
+  return out;
+}
+
+/**
+ * verifyEvent of each event (true when valid), computed together: for a relay's backlog or a
+ * query's results. Never throws for bad events; throws INVALID_ARGUMENT when `events` is not an
+ * array.
+ */
+export function verifyEvents(events) {
+  return verifyEventErrors(events).map((e) => e === undefined);
 }
 
 /**
@@ -155,4 +218,24 @@ export function matchFilter(filter, evt) {
 
 export function matchFilters(filters, evt) {
   return filters.some((f) => matchFilter(f, evt));
+}
+
+// JSON text of an event's NIP-01 fields, for the core to parse and check; INVALID_EVENT when they
+// cannot be written (a BigInt, a cycle), so that is a typed error and never a TypeError.
+export function eventJson(evt) {
+  try {
+    const { id, pubkey, created_at, kind, tags, content, sig } = evt;
+    return JSON.stringify({ id, pubkey, created_at, kind, tags, content, sig });
+  } catch (err) {
+    throw new NostrError('INVALID_EVENT', 'the event cannot be written as JSON', { cause: err });
+  }
+}
+
+/** JSON text of a tags array (INVALID_EVENT when it cannot be written). */
+export function tagsJson(tags) {
+  try {
+    return JSON.stringify(tags);
+  } catch (err) {
+    throw new NostrError('INVALID_EVENT', 'the tags cannot be written as JSON', { cause: err });
+  }
 }

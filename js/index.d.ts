@@ -30,7 +30,7 @@ export interface Filter {
   [tag: `#${string}`]: string[] | undefined;
 }
 
-/** Every failure of the package: `code` is stable (README, "Error codes"). */
+/** Every failure of the package: `code` is stable (docs/errors.md). */
 export class NostrError extends Error {
   readonly code: string;
   constructor(code: string, message?: string, options?: { cause?: unknown });
@@ -63,6 +63,13 @@ export function validateEvent<T>(event: T): event is T & UnsignedEvent;
 export function finalizeEvent(template: EventTemplate, secretKey: Uint8Array): NostrEvent;
 /** True when the id is the event's hash and the signature is its author's; false for anything else, never throws. */
 export function verifyEvent(event: NostrEvent): boolean;
+/**
+ * verifyEvent of each event, in order, computed together: BIP-340 batch verification of the
+ * signatures (one multi-scalar multiplication per chunk), and single checks where a chunk fails,
+ * so exactly the bad events are false. Faster than a loop of verifyEvent for a relay's backlog or
+ * a query's results. Throws INVALID_ARGUMENT only when `events` is not an array.
+ */
+export function verifyEvents(events: NostrEvent[]): boolean[];
 /** Like verifyEvent, but throws a NostrError saying why (INVALID_EVENT, ID_MISMATCH, INVALID_SIGNATURE). */
 export function assertEvent(event: NostrEvent): NostrEvent;
 /** True when the event matches the filter (NIP-01 rules). */
@@ -74,12 +81,24 @@ export const verifiedSymbol: unique symbol;
 
 export * as nip19 from './nip19.js';
 export * as nip44 from './nip44.js';
+export * as nip49 from './nip49.js';
 export * as nip59 from './nip59.js';
+export * as nip17 from './nip17.js';
 export * as nip13 from './nip13.js';
 export * as nip40 from './nip40.js';
+export * as nip04 from './nip04.js';
 export * from './signer.js';
 export * as nipxx from './nipxx.js';
 export * from './agents.js';
 export * as agx from './agx.js';
 export * from './relay.js';
+export * from './simple-pool.js';
+export * from './ndk.js';
 export * from './nip46.js';
+export * as kinds from './kinds.js';
+export * as nip05 from './nip05.js';
+export * as nip10 from './nip10.js';
+export * as nip21 from './nip21.js';
+export * as nip27 from './nip27.js';
+export * as nip42 from './nip42.js';
+export * as nip98 from './nip98.js';

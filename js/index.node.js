@@ -1,11 +1,11 @@
 // Node entry: reads the .wasm from disk and hands it to the loader (the 3.1.6 loader would
 // otherwise try fetch() on a file path, which Node's fetch rejects). No top-level effect: init()
-// also sets verifyNip05's Node defaults (DNS and an https GET).
+// also sets the NIP-05 fetch's Node defaults (DNS and an https GET; nip05, agx.verifyNip05).
 import { readFile } from 'node:fs/promises';
 import { webcrypto } from 'node:crypto';
 import createCore from '../dist/core.mjs';
 import { initWith } from './core.js';
-import { useNodeNip05Defaults } from './agx/nip05-node.js';
+import { useNodeNip05Defaults } from './nip05-node.js';
 
 /** Loads and compiles the WASM module once; later calls return the same promise. */
 export function init() {

@@ -1,9 +1,9 @@
 // Single-file entry: the .wasm is embedded (base64) in the module, for bundlers that do not copy
 // assets. Larger than the split build and without streaming compilation. init() also sets
-// verifyNip05's Node defaults, for when it runs in Node.
+// the NIP-05 fetch's Node defaults (nip05, agx.verifyNip05), for when it runs in Node.
 import createCore from '../dist/core-single.mjs';
 import { initWith } from './core.js';
-import { useNodeNip05Defaults } from './agx/nip05-node.js';
+import { useNodeNip05Defaults } from './nip05-node.js';
 
 /** Loads and compiles the WASM module once; later calls return the same promise. */
 export function init() {

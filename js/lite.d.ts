@@ -1,5 +1,5 @@
-// `nostr-agents/lite`: the same functions and types as the main entry, without the relay pool and
-// the NIP-XX/AGX protocol layers (js/api.lite.js).
+// `nostr-agents/lite`: the same functions and types as the main entry, without the relay pool, the
+// other nostr-tools modules (kinds, NIP-05/10/21/27/42/98) and the NIP-XX/AGX layers (js/api.lite.js).
 export type { EventTemplate, UnsignedEvent, NostrEvent, Filter } from './index.js';
 export {
   NostrError,
@@ -15,6 +15,7 @@ export {
   validateEvent,
   finalizeEvent,
   verifyEvent,
+  verifyEvents,
   assertEvent,
   matchFilter,
   matchFilters,
@@ -22,7 +23,9 @@ export {
   nip19,
   nip44,
   nip59,
+  nip17,
   nip13,
   nip40,
+  nip04,
 } from './index.js';
 export * from './signer.js';

@@ -80,11 +80,27 @@ function putNonce(c, ptr, nonce) {
   poolAt += 32;
 }
 
-/** Reads `len` bytes from the start of scratch as a string (UTF-8; base64 is ASCII). */
-function takeText(c, len) {
+/**
+ * The payload an encryption wrote at the start of scratch (base64: ASCII). On failure the plaintext
+ * (`plainLen` bytes at ENC_PLAINTEXT, not encrypted in place) is wiped before the error is thrown.
+ */
+function takePayload(c, len, plainLen) {
+  const ptr = c.scratch(0);
+  if (len < 0) {
+    c.HEAPU8.fill(0, ptr + ENC_PLAINTEXT, ptr + ENC_PLAINTEXT + plainLen);
+    throwLastError();
+  }
+  return decoder.decode(c.HEAPU8.subarray(ptr, ptr + len));
+}
+
+/** The plaintext a decryption left at the start of scratch (its only copy there), then wiped. */
+function takePlaintext(c, len) {
   if (len < 0) throwLastError();
   const ptr = c.scratch(0);
-  return decoder.decode(c.HEAPU8.subarray(ptr, ptr + len));
+  const bytes = c.HEAPU8.subarray(ptr, ptr + len);
+  const text = decoder.decode(bytes);
+  bytes.fill(0);
+  return text;
 }
 
 /** The conversation key between a secret key and a hex x-only public key (44.md step 1). */
@@ -126,7 +142,7 @@ export function encrypt(plaintext, conversationKey, nonce) {
   const ptr = c.scratch(0);
   c.HEAPU8.set(conversationKey, ptr);
   putNonce(c, ptr, nonce);
-  return takeText(c, c.nip44EncryptScratch(n));
+  return takePayload(c, c.nip44EncryptScratch(n), n);
 }
 
 /** Plaintext of a NIP-44 v2 payload; throws NostrError NIP44_* saying which check failed. */
@@ -136,7 +152,7 @@ export function decrypt(payload, conversationKey) {
   const c = core();
   const m = putPayload(c, payload, DEC_PAYLOAD);
   c.HEAPU8.set(conversationKey, c.scratch(0));
-  return takeText(c, c.nip44DecryptScratch(m));
+  return takePlaintext(c, c.nip44DecryptScratch(m));
 }
 
 /** nostr-tools' nip44.v2 shape. */
@@ -159,7 +175,7 @@ export function encryptWithHandle(handle, pubkeyHex, plaintext) {
   const ptr = c.scratch(0);
   encoder.encodeInto(pubkeyHex, c.HEAPU8.subarray(ptr + ENC_PEER, ptr + ENC_PEER + 64));
   putNonce(c, ptr, undefined);
-  return takeText(c, c.nip44KeyEncryptScratch(handle, n));
+  return takePayload(c, c.nip44KeyEncryptScratch(handle, n), n);
 }
 
 export function decryptWithHandle(handle, pubkeyHex, payload) {
@@ -169,5 +185,5 @@ export function decryptWithHandle(handle, pubkeyHex, payload) {
   const m = putPayload(c, payload, KEY_DEC_PAYLOAD);
   const ptr = c.scratch(0);
   encoder.encodeInto(pubkeyHex, c.HEAPU8.subarray(ptr, ptr + 64));
-  return takeText(c, c.nip44KeyDecryptScratch(handle, m));
+  return takePlaintext(c, c.nip44KeyDecryptScratch(handle, m));
 }

@@ -151,7 +151,7 @@ export interface BunkerRequest {
   clientPubkey: string;
   /** sign_event: the parsed template. */
   template?: EventTemplate;
-  /** connect: the permissions asked. */
+  /** connect: the permissions asked (the ones the bunker knows, comma-separated). */
   perms?: string;
   /** nostrconnect:// connect: the app's name and url. */
   name?: string;
@@ -164,35 +164,88 @@ export interface BunkerAuthorizeContext {
   sendAuthUrl(url: string): Promise<void>;
 }
 
-/** Options of startBunker. */
+/**
+ * Where a bunker keeps what must outlive a restart: the digests of spent secrets and the clients
+ * that connected, with their grants (string values under keys it prefixes with "nip46-bunker:").
+ * A Map works, and so does localStorage. The store decides who may sign: keep it where only the
+ * bunker's owner can write.
+ */
+export type BunkerStore =
+  | { get(key: string): string | null | undefined | Promise<string | null | undefined>; set(key: string, value: string): unknown }
+  | { getItem(key: string): string | null | Promise<string | null>; setItem(key: string, value: string): unknown };
+
+/**
+ * NIP-46 permissions a bunker knows: `sign_event` (any kind), `sign_event:<kind>`,
+ * `nip44_encrypt`, `nip44_decrypt`. `ping`, `get_public_key` and `switch_relays` need none.
+ */
+export type BunkerPerm = string;
+
+/**
+ * Options of startBunker. Deny by default: a client gets in with a valid one-time secret (the
+ * bunker:// URI the user handed it) or when `authorize` returns true, and may then do exactly
+ * what it was granted. A client with the secret, or one answered through connectTo, is granted
+ * the perms it asked for at connect within `perms` (all of `perms` when it asked for none, as
+ * nostr-tools' BunkerSigner does); one that authorize let in, only the perms it asked for.
+ * Anything else goes to `authorize`, and without one is refused with a NIP-46 error answer.
+ */
 export interface BunkerOptions {
   /** The user's key. */
   signer: Signer;
-  /** The key clients talk to (default: signer). */
+  /**
+   * The key clients talk to: the bunker's address. Default: a fresh key per start (wiped by
+   * stop()), so knowing the user's npub does not find the bunker; pass one for an address that
+   * outlives a restart. The user's own signer is allowed (NIP-46 permits it) but makes the bunker
+   * findable by anyone who knows the npub.
+   */
   remoteSigner?: Signer;
   relays: string[];
   /** Default: a RelayPool of its own, closed by stop(). */
   pool?: RelayPool;
-  /** Single-use connection secret for bunker:// clients; without one any client may connect. */
+  /**
+   * The one-time connection secret of `bunkerUri` (compared in constant time). Default: 32 random
+   * bytes (hex) per start. A secret the store lists as spent stays spent; without a store, the
+   * same secret passed to a new start is valid once more there.
+   */
   secret?: string;
-  /** true approves; false or a string (the message) denies. May wait (the user deciding). */
+  /** The most a connection may be granted (default: all of sign_event, nip44_encrypt, nip44_decrypt; [] sends every request to authorize). */
+  perms?: BunkerPerm[];
+  /**
+   * Asked for a connect without a secret and for every request outside the client's grants:
+   * true approves; false or a string (the message) denies; it may wait (the user deciding).
+   * Default: none, and all of those are refused.
+   */
   authorize?: (request: BunkerRequest, ctx: BunkerAuthorizeContext) => boolean | string | Promise<boolean | string>;
+  /** Remembers spent secrets and connected clients across restarts. Without one, a restart forgets both. */
+  store?: BunkerStore;
   /** What switch_relays answers (default: relays to bunker:// clients, null to nostrconnect:// ones). */
   switchRelays?: string[];
 }
 
 /** A running bunker (startBunker). */
 export interface Bunker {
-  /** The remote-signer pubkey. */
+  /** The remote-signer pubkey (the bunker's address). */
   readonly pubkey: string;
   readonly userPubkey: string;
   readonly relays: string[];
-  /** bunker://… with the secret while it is unused. */
+  /** bunker://… with the one-time secret while it is unspent (treat it as a credential). */
   readonly bunkerUri: string;
+  /** The one-time secret of bunkerUri while it is unspent, else null. */
+  readonly secret: string | null;
+  /** Clients connected since this start (and those the store brought back when they came). */
   readonly clients: string[];
   readonly stopped: boolean;
-  /** nostrconnect:// flow: answers the client's URI. Rejects SIGNER_REFUSED when authorize denies. */
+  /** What a connected client was granted, or null. */
+  permsOf(clientPubkey: string): BunkerPerm[] | null;
+  /** A further one-time secret (another app), granting at most `perms`; resolves to its bunker:// URI. */
+  issueSecret(options?: { perms?: BunkerPerm[] }): Promise<string>;
+  /** Forgets a client's grants (in the store too): it must connect again with a new secret. */
+  revoke(clientPubkey: string): Promise<void>;
+  /**
+   * nostrconnect:// flow: answering the client's URI is the user's consent (authorize, when given,
+   * may still deny); grants what the URI asks within `perms`. Rejects SIGNER_REFUSED when denied.
+   */
   connectTo(uri: string): Promise<void>;
+  /** Stops answering; closes its own pool and wipes its own remote-signer key. */
   stop(): Promise<void>;
 }
 

@@ -94,6 +94,12 @@ export interface RelayPoolOptions {
   resubscribeOverlap?: number;
   /** Keep connections up (reconnecting) even when nothing uses them. Default false. */
   keepAlive?: boolean;
+  /**
+   * ms after which a relay the pool was not given (`relays`), connected on demand for a publish,
+   * query or subscription, is closed once nothing uses it (it reconnects when used again).
+   * Default 60 000; false: never.
+   */
+  idleTimeout?: number | false;
   /** Injectable time and randomness (tests). */
   timers?: { setTimeout?: (fn: () => void, ms: number) => unknown; clearTimeout?: (id: any) => void };
   now?: () => number;
@@ -250,6 +256,8 @@ export interface PublishOptions {
 /** Counters of received frames: delivered events and drops by reason. */
 export interface PoolStats {
   frames: number;
+  /** Frames that arrived together (a backlog) and were fed to the core as one batch, their signatures checked together. */
+  batched: number;
   delivered: number;
   dropped: Record<DropReason, number>;
 }
@@ -259,6 +267,8 @@ export class RelayPool {
   constructor(options?: RelayPoolOptions);
   readonly closed: boolean;
   readonly stats: PoolStats;
+  /** The relays the pool was given (its defaults), normalized. */
+  readonly relays: string[];
 
   /** Opens a subscription on the relays (default: the pool's); events are verified, match their filter and come once. */
   subscribe(filters: Filter | Filter[], options?: SubscribeOptions): Subscription;
@@ -302,6 +312,10 @@ export class SubscriptionMachine {
   /** The packed outcome of one received frame (low 4 bits: 0 deliver, 1 eose, 2 closed, 3 dropped, 4 ok, 5 notice, 6 auth, 7 count). */
   feed(relay: number, frame: string): number;
   last(): Record<string, string | number | boolean> | undefined;
+  /** Frames that arrived together from one relay, in order: their packed outcomes as feed() one by one would give them, with the delivered events' signatures checked together (BIP-340 batch verification). */
+  feedBatch(relay: number, frames: string[]): Int32Array;
+  /** The strings of outcome i of the last feedBatch, unless it was a delivery. */
+  lastAt(i: number): Record<string, string | number | boolean> | undefined;
   state(subId: string, relay: number): 'pending' | 'live' | 'closed' | 'idle' | undefined;
   resumeSince(subId: string, relay: number, nowSeconds: number): number | undefined;
   seenCount(subId: string): number;

@@ -4,7 +4,9 @@
 // module, the Emscripten loader included), core.wasm (fetched next to app.js and compiled while
 // it streams; serve it as application/wasm) and style.css. Relative URLs only; no server code.
 // The page's core.wasm is dist/core-web.wasm: the package's core without the bindings the page
-// never calls (cmake/wasm.cmake), checked here against the page's bundle.
+// never calls (cmake/wasm.cmake), checked here against the page's bundle. Two more files are
+// fetched only when the user remembers a key or unlocks a remembered one: nip49.js and nip49.wasm
+// (web-demo/nip49-lazy.js and dist/core-nip49.wasm: NIP-49's scrypt and XChaCha20-Poly1305).
 //
 //   node scripts/build-demo.mjs [--out build/demo-site] [--analyze]   (--analyze: what app.js is made of)
 //
@@ -21,7 +23,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values: args } = parseArgs({ options: { out: { type: 'string', default: 'build/demo-site' }, quiet: { type: 'boolean', default: false }, analyze: { type: 'boolean', default: false } } });
 const out = resolve(args.out);
 
-for (const f of ['dist/core.wasm', 'dist/core.mjs', 'dist/core-web.wasm', 'dist/core-web.mjs'])
+for (const f of ['dist/core.wasm', 'dist/core.mjs', 'dist/core-web.wasm', 'dist/core-web.mjs', 'dist/core-nip49.wasm', 'dist/core-nip49.mjs'])
   if (!existsSync(join(root, f))) {
     process.stderr.write(`build-demo: ${f} is missing: run \`npm run build\` first\n`);
     process.exit(1);
@@ -77,22 +79,32 @@ function pageApiSource() {
 // The browser entry's loader import (dist/core.mjs) becomes the page module's loader, which then
 // fetches `core.wasm` next to app.js (the name the page ships core-web.wasm under).
 const webLoader = join(root, 'dist/core-web.mjs');
+// The page's NIP-49 is imported lazily (`import('./nip49-lazy.js')` in identity.js): left out of
+// app.js, built on its own below as nip49.js next to it.
+const lazyNip49 = {
+  name: 'lazy-nip49',
+  setup(b) {
+    b.onResolve({ filter: /\/nip49-lazy\.js$|^\.\/nip49-lazy\.js$/ }, () => ({ path: './nip49.js', external: true }));
+  },
+};
+/** A loader that names its .wasm `from` in dist/, renamed to `to` (the name the folder ships it under). */
+function renamedLoader(file, from, to) {
+  const text = readFileSync(join(root, 'dist', file), 'utf8');
+  const parts = text.split(`"${from}"`);
+  if (parts.length < 2) throw new Error(`build-demo: dist/${file} no longer names "${from}"`);
+  return parts.join(`"${to}"`);
+}
 const fromSources = {
   name: 'package-from-sources',
   setup(b) {
     b.onResolve({ filter: /\/dist\/index\.browser\.js$/ }, () => ({ path: PAGE_API, namespace: PAGE_API }));
     b.onLoad({ filter: /.*/, namespace: PAGE_API }, () => ({ contents: pageApiSource(), resolveDir: root, loader: 'js' }));
     b.onResolve({ filter: /\/dist\/core\.mjs$/ }, () => ({ path: webLoader }));
-    b.onLoad({ filter: /\/dist\/core-web\.mjs$/ }, () => {
-      const text = readFileSync(webLoader, 'utf8');
-      const parts = text.split('"./core-web.wasm"');
-      if (parts.length < 2) throw new Error('build-demo: dist/core-web.mjs no longer names "./core-web.wasm"');
-      return { contents: parts.join('"./core.wasm"'), loader: 'js' };
-    });
+    b.onLoad({ filter: /\/dist\/core-web\.mjs$/ }, () => ({ contents: renamedLoader('core-web.mjs', './core-web.wasm', './core.wasm'), loader: 'js' }));
   },
 };
 const js = await build({
-  plugins: [fromSources],
+  plugins: [lazyNip49, fromSources],
   entryPoints: [join(root, 'web-demo/app.js')],
   bundle: true,
   format: 'esm',
@@ -119,6 +131,31 @@ const pageText = Buffer.from(js.outputFiles[0].contents).toString('utf8');
 const missing = [...(await coreNames('core'))].filter((n) => !webNames.has(n) && new RegExp(`\\b${n}\\b`).test(pageText));
 if (missing.length) throw new Error(`build-demo: the page calls ${missing.join(', ')}, which dist/core-web.wasm lacks: add its binding file to core-web in cmake/wasm.cmake`);
 
+// The lazy part: web-demo/nip49-lazy.js with what it imports (the NIP-49 glue and its module's
+// loader), one module that fetches nip49.wasm next to it.
+const nip49Js = await build({
+  plugins: [
+    {
+      name: 'nip49-loader',
+      setup(b) {
+        b.onLoad({ filter: /\/dist\/core-nip49\.mjs$/ }, () => ({ contents: renamedLoader('core-nip49.mjs', 'core-nip49.wasm', 'nip49.wasm'), loader: 'js' }));
+      },
+    },
+  ],
+  entryPoints: [join(root, 'web-demo/nip49-lazy.js')],
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2022',
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  write: false,
+  outfile: join(out, 'nip49.js'),
+});
+if (!/\bimport\("\.\/nip49\.js"\)/.test(Buffer.from(js.outputFiles[0].contents).toString('utf8')))
+  throw new Error('build-demo: app.js no longer imports ./nip49.js lazily');
+
 const css = await build({
   entryPoints: [join(root, 'web-demo/style.css')],
   bundle: true,
@@ -135,23 +172,39 @@ const html = readFileSync(join(root, 'web-demo/index.html'), 'utf8')
   .replace(/^\s*<link rel="modulepreload"[^>]*>\n/gm, '')
   .replace('<script type="module" src="app.js"></script>', '<link rel="preload" href="core.wasm" as="fetch" type="application/wasm" crossorigin>\n<script type="module" src="app.js"></script>');
 if (!/src="app\.js"/.test(html) || /\.\.\//.test(html)) throw new Error('build-demo: web-demo/index.html no longer has the shape this script expects');
+// Leading indentation is for people editing the page: 1 KB raw, ~0.2 KB gz, that no browser needs
+// (the page's HTML has no <pre> and no textarea whose text spans lines).
+const compactHtml = html.replace(/^[ \t]+/gm, '');
+if (/<pre|<textarea[^>]*>[^<]*\n/.test(html)) throw new Error('build-demo: web-demo/index.html has whitespace-sensitive markup now: stop compacting it');
 
 const files = [
-  ['index.html', Buffer.from(html)],
+  ['index.html', Buffer.from(compactHtml)],
   ['app.js', Buffer.from(js.outputFiles[0].contents)],
   ['style.css', Buffer.from(css.outputFiles[0].contents)],
   ['core.wasm', readFileSync(join(root, 'dist/core-web.wasm'))],
 ];
-let raw = 0;
-let gz = 0;
-for (const [name, body] of files) {
-  writeFileSync(join(out, name), body);
-  const z = gzipSync(body, { level: 9 }).length;
-  raw += body.length;
-  gz += z;
-  if (!args.quiet) process.stdout.write(`${name.padEnd(11)} ${(body.length / 1000).toFixed(1).padStart(7)} KB  ${(z / 1000).toFixed(1).padStart(6)} KB gz\n`);
+const lazy = [
+  ['nip49.js', Buffer.from(nip49Js.outputFiles[0].contents)],
+  ['nip49.wasm', readFileSync(join(root, 'dist/core-nip49.wasm'))],
+];
+const line = (name, raw, gz) => `${name.padEnd(11)} ${(raw / 1000).toFixed(1).padStart(7)} KB  ${(gz / 1000).toFixed(1).padStart(6)} KB gz\n`;
+function write(list) {
+  let raw = 0;
+  let gz = 0;
+  for (const [name, body] of list) {
+    writeFileSync(join(out, name), body);
+    const z = gzipSync(body, { level: 9 }).length;
+    raw += body.length;
+    gz += z;
+    if (!args.quiet) process.stdout.write(line(name, body.length, z));
+  }
+  return [raw, gz];
 }
+const [raw, gz] = write(files);
+if (!args.quiet) process.stdout.write(line('total', raw, gz));
+if (!args.quiet) process.stdout.write('loaded only to remember or unlock a key (NIP-49):\n');
+const [lazyRaw, lazyGz] = write(lazy);
 if (!args.quiet) {
-  process.stdout.write(`${'total'.padEnd(11)} ${(raw / 1000).toFixed(1).padStart(7)} KB  ${(gz / 1000).toFixed(1).padStart(6)} KB gz\n`);
+  process.stdout.write(line('lazy total', lazyRaw, lazyGz));
   process.stdout.write(`wrote ${relative(process.cwd(), out) || '.'}/ (serve it from any path; .wasm as application/wasm)\n`);
 }

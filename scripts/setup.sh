@@ -34,6 +34,11 @@ command -v emcc >/dev/null || need_pkgs+=(emscripten)
 command -v clang++-14 >/dev/null || need_pkgs+=(clang-14)
 [ -f /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.asan-x86_64.a ] || need_pkgs+=(libclang-rt-14-dev)
 command -v chromium >/dev/null || need_pkgs+=(chromium)
+# The browser tests' other two engines (tests/support/engines.js): Firefox ESR over WebDriver BiDi,
+# WebKitGTK through its WebDriver on an Xvfb display.
+command -v firefox-esr >/dev/null || need_pkgs+=(firefox-esr)
+command -v WebKitWebDriver >/dev/null || need_pkgs+=(webkit2gtk-driver)
+command -v Xvfb >/dev/null || need_pkgs+=(xvfb)
 command -v cmake >/dev/null || need_pkgs+=(cmake)
 command -v make >/dev/null || need_pkgs+=(make)
 command -v g++ >/dev/null || need_pkgs+=(g++)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every test: native GoogleTest (plain and ASan+UBSan), libsecp256k1's and our constant-time checks
 # under valgrind, the fuzz targets for a short time, the package through the real WASM with
-# node --test, the TypeScript declarations, and the packed tarball in Node and headless Chromium.
+# node --test, the TypeScript declarations, and the packed tarball in Node and three browser engines.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh

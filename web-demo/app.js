@@ -4,7 +4,20 @@
 // prompt({ privacy: 'nip59' }); Agent Cards come from agx.fetchAgentCard.
 import { init, RelayPool, IndexedDbRunStore, prompt, resumeRun, listRuns, listSessions, nip19, nipxx, agx } from '../dist/index.browser.js';
 import { renderMarkdown } from './markdown.js';
-import { exportLocalKey, hasExtension, importLocalKey, savedMode, useExtension, useLocalKey } from './identity.js';
+import {
+  exportTabKey,
+  forgetRememberedKey,
+  hasExtension,
+  hasRememberedKey,
+  importTabKey,
+  rememberTabKey,
+  savedMode,
+  tabKeyRemembered,
+  takeLegacyKey,
+  unlockRememberedKey,
+  useExtension,
+  useTabKey,
+} from './identity.js';
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, props = {}, ...children) => {
@@ -32,8 +45,11 @@ function newSessionId() {
   return `demo-${[...bytes].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
+const MIN_PASSPHRASE = 8;
+
 const state = {
   identity: null, // { mode, signer, pubkey }
+  proposed: [], // relays a ?relay= link proposed that the saved list does not have
   pool: null,
   relays: [],
   agents: new Map(), // pubkey -> { pubkey, npub, info, event }
@@ -62,23 +78,43 @@ function setReady() {
 function showIdentity() {
   const id = state.identity;
   const ext = hasExtension();
+  const tabRemembered = id?.mode === 'local' ? tabKeyRemembered() : null;
+  const remembered = hasRememberedKey();
   $('login-ext').hidden = !ext || id?.mode === 'nip07';
   $('use-local').hidden = id?.mode === 'local';
   $('export-key').hidden = id?.mode !== 'local';
   $('import-form').hidden = id?.mode !== 'local' && id !== null;
+  // One passphrase form: unlock the remembered key, or remember the tab's (typed twice).
+  const unlocking = id === null && remembered;
+  $('pass-form').hidden = !unlocking && tabRemembered !== false;
+  $('pass-form').dataset.mode = unlocking ? 'unlock' : 'remember';
+  $('pass-label').textContent = unlocking ? 'Passphrase of the remembered key' : 'Passphrase to remember this key with (NIP-49)';
+  $('pass-submit').textContent = unlocking ? 'Unlock' : 'Remember this key';
+  for (const e of document.querySelectorAll('.again')) e.hidden = unlocking;
+  $('forget-key').hidden = !remembered || id?.mode === 'nip07';
   $('export-box').hidden = true;
   $('export-field').value = '';
   if (!id) {
-    $('identity-line').textContent = ext
-      ? 'A Nostr extension is available: log in with it (your key stays in the extension), or use a key kept in this browser.'
-      : 'No identity yet.';
+    $('identity-line').textContent = remembered
+      ? 'A key is remembered here, encrypted: unlock it.'
+      : ext
+        ? 'Log in with your Nostr extension (your key stays there), or use a key for this tab.'
+        : 'No identity yet.';
     return;
   }
   const npub = nip19.npubEncode(id.pubkey);
+  const where =
+    id.mode === 'nip07'
+      ? ' through your NIP-07 extension (the page never sees your key).'
+      : tabRemembered
+        ? ', with a key remembered in this browser, encrypted (NIP-49).'
+        : id.legacy
+          ? ', with a key an older version of this page kept unencrypted, now out of storage: remember or export it.'
+          : ', with a key for this tab only: a reload forgets it unless you remember it.';
   $('identity-line').replaceChildren(
     'You are ',
     el('code', { title: npub }, shortKey(npub)),
-    id.mode === 'nip07' ? ' through your NIP-07 extension (the page never sees your key).' : ', with a key kept in this browser.',
+    where,
     ...(id.mode === 'nip07' && !id.nip44 ? [el('span', { className: 'error-text' }, ' This extension has no NIP-44: it cannot encrypt prompts.')] : []),
   );
 }
@@ -99,23 +135,64 @@ $('login-ext').addEventListener('click', async () => {
     $('identity-line').textContent = `The extension refused: ${err.code ?? ''} ${err.message}`;
   }
 });
-$('use-local').addEventListener('click', () => setIdentity(useLocalKey()));
+$('use-local').addEventListener('click', () => setIdentity(useTabKey()));
 $('export-key').addEventListener('click', () => {
   const box = $('export-box');
   box.hidden = !box.hidden;
-  $('export-field').value = box.hidden ? '' : (exportLocalKey() ?? '');
+  $('export-field').value = box.hidden ? '' : (exportTabKey() ?? '');
   if (!box.hidden) $('export-field').select();
 });
 $('import-form').addEventListener('submit', (ev) => {
   ev.preventDefault();
+  let identity;
   try {
-    importLocalKey($('import-field').value);
-    $('import-field').value = '';
-    $('import-error').textContent = '';
-    setIdentity(useLocalKey());
+    identity = importTabKey($('import-field').value);
   } catch (err) {
     $('import-error').textContent = `Not a valid key (${err.code ?? 'INVALID_ARGUMENT'}).`;
+    return;
   }
+  $('import-field').value = '';
+  $('import-error').textContent = '';
+  setIdentity(identity);
+});
+// The passphrase form: while scrypt works (a moment) its button is off and says so.
+$('pass-form').addEventListener('submit', async (ev) => {
+  ev.preventDefault();
+  const form = $('pass-form');
+  const pass = $('pass-field').value;
+  const error = $('pass-error');
+  const unlocking = form.dataset.mode === 'unlock';
+  error.textContent = unlocking
+    ? ''
+    : pass.length < MIN_PASSPHRASE
+      ? `Use ${MIN_PASSPHRASE} characters or more.`
+      : pass !== $('pass-again').value
+        ? 'The two passphrases differ.'
+        : '';
+  if (error.textContent) return;
+  const button = $('pass-submit');
+  const label = button.textContent;
+  button.disabled = true;
+  button.textContent = 'Working…';
+  try {
+    if (unlocking) await setIdentity(await unlockRememberedKey(pass));
+    else {
+      await rememberTabKey(pass);
+      showIdentity();
+    }
+    form.reset();
+  } catch (err) {
+    error.textContent = err.code === 'NIP49_DECRYPT_FAILED' ? 'Wrong passphrase.' : `Failed (${err.code}).`;
+  } finally {
+    button.disabled = false;
+    button.textContent = label;
+  }
+});
+$('forget-key').addEventListener('click', () => {
+  if (!confirm('Forget the remembered key for good?')) return;
+  forgetRememberedKey();
+  showIdentity();
+  setReady();
 });
 
 // --- Relays and their status dots.
@@ -175,11 +252,31 @@ $('relay-form').addEventListener('submit', (ev) => {
   openPool();
 });
 
-// The first-visit question: which relays (the defaults, editable, one per line).
-function askForRelays() {
+// The first-visit question: which relays (editable, one per line): the ones a link proposed,
+// or the defaults. Nothing is contacted before the user connects.
+function askForRelays(list, proposed) {
   $('relay-choice').hidden = false;
-  $('relay-choice-field').value = DEFAULT_RELAYS.join('\n');
+  if (proposed) $('relay-choice-label').textContent = 'Relays to connect to, one per line: the link proposes these, check them';
+  $('relay-choice-field').value = list.join('\n');
 }
+
+// A link's relays the saved list does not have: proposed, never added without the user.
+function showProposal() {
+  const box = $('relay-proposal');
+  box.hidden = state.proposed.length === 0;
+  $('relay-proposal-text').textContent = `The link proposes relays you do not use: ${state.proposed.join(', ')}.`;
+}
+$('relay-proposal-add').addEventListener('click', () => {
+  for (const r of state.proposed) if (!state.relays.includes(r)) state.relays.push(r);
+  state.proposed = [];
+  saveRelays();
+  showProposal();
+  openPool();
+});
+$('relay-proposal-ignore').addEventListener('click', () => {
+  state.proposed = [];
+  showProposal();
+});
 function hideRelayChoice() {
   $('relay-choice').hidden = true;
 }
@@ -731,7 +828,7 @@ async function start() {
     return;
   }
   const params = new URLSearchParams(location.search);
-  const fromUrl = params.getAll('relay').filter((r) => RELAY_URL.test(r));
+  const fromUrl = [...new Set(params.getAll('relay').filter((r) => RELAY_URL.test(r)))];
   let saved = null; // null: never chosen in this browser
   try {
     const list = JSON.parse(localStorage.getItem(RELAYS_KEY));
@@ -739,10 +836,14 @@ async function start() {
   } catch {
     // a corrupt list counts as none
   }
-  state.relays = fromUrl.length ? fromUrl : (saved ?? []);
-  if (fromUrl.length) saveRelays();
-  // A hosted page's first visit: ask, with the defaults filled in, before connecting anywhere.
-  else if (saved === null) askForRelays();
+  // ?relay= proposes: a first visit asks (the link's relays filled in, else the defaults) before
+  // connecting anywhere; a saved list stays as it is, and relays it lacks are offered beside it.
+  state.relays = saved ?? [];
+  if (saved === null) askForRelays(fromUrl.length ? fromUrl : DEFAULT_RELAYS, fromUrl.length > 0);
+  else {
+    state.proposed = fromUrl.filter((r) => !saved.includes(r));
+    showProposal();
+  }
   const wanted = params.get('agent');
   if (wanted) {
     try {
@@ -753,10 +854,10 @@ async function start() {
     }
   }
   const mode = savedMode();
-  let identity = null;
-  if (hasExtension() && mode !== 'local') {
-    if (mode === 'nip07') identity = await useExtension().catch(() => null);
-  } else identity = useLocalKey();
+  let identity = takeLegacyKey();
+  if (!identity && hasExtension() && mode === 'nip07') identity = await useExtension().catch(() => null);
+  // A remembered key waits for its passphrase; an extension not chosen yet waits for a choice.
+  else if (!identity && !hasRememberedKey() && !(hasExtension() && mode !== 'local')) identity = useTabKey();
   localStorage.removeItem('nostr-agents-demo:runs'); // the page's own store before IndexedDbRunStore
   state.store = await openStore();
   state.identity = identity;

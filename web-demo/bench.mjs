@@ -10,6 +10,11 @@
 //   - navigation to "ready to chat" (performance.mark('demo-ready')), median of 7 loads;
 //   - first delta: from the agent's model handing its first token to serveAgent (Date.now() in
 //     Node) to that text being in the page's DOM (Date.now() in a MutationObserver), median of 9.
+// Then, apart from the page's load (neither is fetched or run by it):
+//   - NIP-49, loaded only to remember or unlock a key: its two files' bytes, and the time to
+//     remember (encrypt, log_n 16) and unlock (decrypt) in the built page;
+//   - renderMarkdown on adversarial replies of 65,535 characters (a run of `[` took 3.2 s when the
+//     renderer was a backtracking regex), next to an ordinary reply of the same length.
 // Run: node web-demo/bench.mjs   (targets: 200 KB gz, 1 s, 100 ms)
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -72,6 +77,8 @@ async function measure(name, origin, pagePath, fileOf) {
     if (u.origin === origin) files.add(u.pathname);
   });
   await page.goto(url);
+  // A first visit: the link's relay is proposed, and accepted here.
+  await page.getByRole('button', { name: 'Connect' }).click();
   await page.waitForSelector('body[data-ready="true"]');
   const parts = new Map();
   const total = { raw: 0, gz: 0, br: 0 };
@@ -119,20 +126,93 @@ async function measure(name, origin, pagePath, fileOf) {
     await page.waitForFunction(() => document.querySelector('#transcript > li:last-child .msg.agent')?.getAttribute('aria-busy') === 'false');
     lags.push((await page.evaluate(() => window.__firstSeen)) - firstTokenAt[0]);
   }
-  await page.close();
-
   console.log(`\n${name}`);
   console.log(`  page bytes (${files.size} files): ${kb(total.raw)} raw, ${kb(total.gz)} gzip -9, ${kb(total.br)} brotli -11 (target <= 200 KB gz)`);
   for (const [p, s] of [...parts].sort((a, b) => b[1].gz - a[1].gz))
     console.log(`    ${p} (${s.files} file${s.files > 1 ? 's' : ''}): ${kb(s.raw)} raw, ${kb(s.gz)} gz, ${kb(s.br)} br`);
   console.log(`  navigation -> ready to chat: median ${median(readies).toFixed(0)} ms of ${readies.map((x) => x.toFixed(0)).join(', ')} (target <= 1000 ms)`);
   console.log(`  agent's first token -> on screen: median ${median(lags)} ms of ${lags.join(', ')} (target <= 100 ms)`);
+  return page;
+}
+
+/** NIP-49 in the built page: the lazy files' bytes, and remembering and unlocking a key. */
+async function measureNip49(page, dir) {
+  const sizes = ['nip49.js', 'nip49.wasm'].map((f) => {
+    const body = readFileSync(path.join(dir, f));
+    return { f, raw: body.length, gz: gzipSync(body, { level: 9 }).length };
+  });
+  const timed = async (fn) => {
+    const t = Date.now();
+    await fn();
+    return Date.now() - t;
+  };
+  const remembers = [];
+  const unlocks = [];
+  for (let i = 0; i < 3; i++) {
+    remembers.push(
+      await timed(async () => {
+        await page.getByLabel('Passphrase to remember this key with (NIP-49)').fill('a bench passphrase');
+        await page.getByLabel('The same passphrase again').fill('a bench passphrase');
+        await page.getByRole('button', { name: 'Remember this key' }).click();
+        await page.waitForFunction(() => /remembered in this browser/.test(document.getElementById('identity-line').textContent), null, { timeout: 60_000 });
+      }),
+    );
+    await page.reload();
+    await page.getByLabel('Passphrase of the remembered key').fill('a bench passphrase');
+    unlocks.push(
+      await timed(async () => {
+        await page.getByRole('button', { name: 'Unlock' }).click();
+        await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+      }),
+    );
+    page.once('dialog', (d) => d.accept());
+    await page.getByRole('button', { name: 'Forget the remembered key' }).click();
+  }
+  console.log('\nNIP-49, loaded only to remember or unlock a key (not part of the page bytes above)');
+  for (const s of sizes) console.log(`  ${s.f}: ${kb(s.raw)} raw, ${kb(s.gz)} gz`);
+  console.log(`  total: ${kb(sizes[0].gz + sizes[1].gz)} gz`);
+  console.log(`  remember (fetch + scrypt log_n 16 + encrypt): median ${median(remembers)} ms of ${remembers.join(', ')}`);
+  console.log(`  unlock (fetch + scrypt log_n 16 + decrypt, to ready): median ${median(unlocks)} ms of ${unlocks.join(', ')}`);
+}
+
+/** renderMarkdown in the dev page on adversarial lines, median of 5 each. */
+async function measureMarkdown(page) {
+  const rows = await page.evaluate(async () => {
+    const { renderMarkdown } = await import('/web-demo/markdown.js');
+    const n = 65535;
+    const inputs = {
+      "'['.repeat(65535)": '['.repeat(n),
+      "'[a]('.repeat(16384)": '[a]('.repeat(16384),
+      "'*'.repeat(65535)": '*'.repeat(n),
+      "'**a'.repeat(21845)": '**a'.repeat(21845),
+      "'_a '.repeat(21845)": '_a '.repeat(21845),
+      'ordinary reply, 65,535 characters': 'Some **bold** text, a [link](https://example.com) and `code`. '.repeat(1100).slice(0, n),
+    };
+    const out = [];
+    for (const [name, text] of Object.entries(inputs)) {
+      const times = [];
+      for (let i = 0; i < 5; i++) {
+        const t = performance.now();
+        document.createElement('div').append(renderMarkdown(text));
+        times.push(performance.now() - t);
+      }
+      times.sort((a, b) => a - b);
+      out.push([name, times[2]]);
+    }
+    return out;
+  });
+  console.log('\nrenderMarkdown, 65,535 characters (median of 5; was 3,200 ms for a run of [ with the regex renderer)');
+  for (const [name, ms] of rows) console.log(`  ${name}: ${ms.toFixed(1)} ms`);
 }
 
 try {
   console.log(`Chromium ${browser.version}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`);
-  await measure('dev page (npm run demo: web-demo/ + dist/index.browser.js, unbundled)', dev.origin, '/web-demo/', (f) => path.join(ROOT, f));
-  await measure('built page (npm run build:demo, served from /demo/)', built.origin, '/demo/', (f) => path.join(tmp, f));
+  const devPage = await measure('dev page (npm run demo: web-demo/ + dist/index.browser.js, unbundled)', dev.origin, '/web-demo/', (f) => path.join(ROOT, f));
+  await measureMarkdown(devPage);
+  await devPage.close();
+  const builtPage = await measure('built page (npm run build:demo, served from /demo/)', built.origin, '/demo/', (f) => path.join(tmp, f));
+  await measureNip49(builtPage, path.join(tmp, 'demo'));
+  await builtPage.close();
 } finally {
   await browser.close();
   await agent.stop();

@@ -3,7 +3,7 @@
 // Prints the page's URL with the relay and the agent filled in; Ctrl-C (SIGINT) or SIGTERM stops
 // all three and exits 0.
 //   node web-demo/main.js [--port 8080] [--relay-port 7447] [--host 127.0.0.1] [--token-delay ms]
-// Busy default ports fall back to free ones. The model: see README, "The demo".
+// Busy default ports fall back to free ones. The model: see docs/demo.md.
 //
 // Behind a hosted page (npm run build:demo), the agent alone on public relays, with a key kept
 // in a file so its npub stays the same from one start to the next:

@@ -11,15 +11,15 @@ export { AutoReplyLimiter, replyDepth } from './serve.js';
 
 /**
  * options: everything AgxRequester takes (signer, pool or relays, onMessage, onReceipt, onError,
- * seenStore, requestTimeout, publishTimeout, pollInterval, pollTimeout, pollOverlap,
- * isSignerUnavailable, now), and for the serving side:
+ * seenStore, requestTimeout, publishTimeout, pollInterval, pendingPollInterval, pollTimeout,
+ * pollOverlap, isSignerUnavailable, now, discoveryRelays, allowLocalRelays, relayListTimeout,
+ * lookup, keepUnknownContentTypes), and for the serving side:
  *   authorize: ({from, capability}) => boolean | Promise<boolean>, or 'accept-all' (explicit
  *     opt-in); nothing configured = default-deny with a one-time warning. acceptAll: true and
  *     allow: [{pubkey, capability}] are kept from createAgxAgent.
  *   handlers ({capability: fn}), onWarning (default console.warn), maxAutoDepth (8),
  *   autoReplyLimits ({perConversation, perPeer, peerWindow}), inputTimeout (ms a handler waits in
- *   ctx.requestInput, 300000), identity ({org, nip05}) for the card start({advertise: true})
- *   publishes, taskLimits (flood limits of the tasks we serve: maxConcurrent 16, perPeerConcurrent
+ *   ctx.requestInput, 300000), identity ({org, nip05}) for the card start() publishes, taskLimits (flood limits of the tasks we serve: maxConcurrent 16, perPeerConcurrent
  *   4, maxQueued 256, perPeerQueued 32, perPeerRate {count: 300, window: 60 s} or null,
  *   maxTrackedPeers 10000; see task-gate.js), maxTaskRuns (3: a task cut short by that many
  *   crashes is answered "handler failed").
@@ -78,16 +78,19 @@ export class AgxClient extends AgxRequester {
 
   /**
    * Loads the seen store, opens the live subscription (low latency), runs a first catch-up poll
-   * and schedules the next ones. advertise: also publish our Agent Card and relay list (opt-in:
-   * cards are public and retraction is only best-effort). Resolves { cursor, poll, card? }.
+   * and schedules the next ones, then advertises unless `advertise: false` (as the reference's
+   * start() does): our Agent Card (public; retraction is only best-effort) and our NIP-65 relay
+   * list, on our relays and the discovery relays, so that peers on other relays find and reach
+   * us. A card the core refuses (identity) rejects; one no relay took goes to onError.
+   * Resolves { cursor, poll, card?, relayList? }.
    */
-  start({ advertise = false } = {}) {
+  start({ advertise = true } = {}) {
     return super.start({ advertise });
   }
 
   // createAgxAgent's names
-  serve() {
-    return this.start({ advertise: false }).then(() => undefined);
+  serve(options) {
+    return this.start(options).then(() => undefined);
   }
   close() {
     return this.stop();

@@ -3,14 +3,13 @@
 // core builds and checks every event; this file signs through the Signer and does the I/O.
 import { core, checked } from '../core.js';
 import { NostrError } from '../errors.js';
+import { fetchNostrJson, isPrivateAddress, lookupHost } from '../nip05-fetch.js';
 import { normalizeRelayUrl } from '../relay/codec.js';
 import { isSigner } from '../signer.js';
 import { peerHex } from './util.js';
 
 export const CARD_KIND = 11337;
 export const RELAY_LIST_KIND = 10002;
-export const NIP05_MAX_BYTES = 100000;
-export const NIP05_TIMEOUT = 5000;
 
 function nowS() {
   return Math.floor(Date.now() / 1000);
@@ -25,14 +24,14 @@ function needPool(pool) {
     throw new NostrError('INVALID_ARGUMENT', 'pool must be a RelayPool');
 }
 
-async function signChecked(signer, template) {
+export async function signChecked(signer, template) {
   const signed = await signer.signEvent(template);
   if (!signed || signed.kind !== template.kind || signed.content !== template.content || signed.created_at !== template.created_at)
     throw new NostrError('INVALID_EVENT', 'the signer signed something else than the template');
   return signed;
 }
 
-async function publishAccepted(pool, event, relays, timeout) {
+export async function publishAccepted(pool, event, relays, timeout) {
   const results = await pool.publish(event, { relays, timeout });
   if (!results.some((r) => r.status === 'accepted'))
     throw Object.assign(new NostrError('AGX_PUBLISH_FAILED', `no relay accepted the kind ${event.kind} event`), { results });
@@ -132,171 +131,35 @@ export function parseNip05(identifier) {
   return JSON.parse(checked(core().agxParseNip05(String(identifier))));
 }
 
-// Addresses no public NIP-05 host has: loopback, private, link-local, CGNAT, unspecified,
-// multicast/reserved, unique-local and site-local, documentation, discard, and IPv4 carried in
-// IPv6 (mapped, compatible, NAT64, 6to4) when the IPv4 inside is one of these. Anything that does
-// not parse as an address counts as private.
-export function isPrivateAddress(ip) {
-  const s = String(ip).toLowerCase();
-  if (s.includes(':')) {
-    const h = ipv6Hextets(s);
-    if (!h) return true;
-    const v4 = (hi, lo) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-    const zero5 = h.slice(0, 5).every((x) => x === 0);
-    if (zero5 && h[5] === 0xffff) return isPrivateAddress(v4(h[6], h[7])); // ::ffff:a.b.c.d
-    if (h[0] === 0x64 && h[1] === 0xff9b && h.slice(2, 6).every((x) => x === 0)) return isPrivateAddress(v4(h[6], h[7])); // NAT64
-    if (h[0] === 0x2002) return isPrivateAddress(v4(h[1], h[2])); // 6to4
-    return (
-      h[0] === 0 || // ::/8 (unspecified, loopback, IPv4-compatible) is reserved
-      (h[0] === 0x100 && h.slice(1, 4).every((x) => x === 0)) || // discard-only 100::/64
-      (h[0] === 0x2001 && h[1] === 0xdb8) || // documentation
-      (h[0] & 0xfe00) === 0xfc00 || // unique local
-      (h[0] & 0xffc0) === 0xfe80 || // link-local
-      (h[0] & 0xffc0) === 0xfec0 || // site-local (deprecated)
-      (h[0] & 0xff00) === 0xff00 // multicast
-    );
-  }
-  const p = s.split('.').map((x) => (/^\d{1,3}$/.test(x) ? Number(x) : NaN));
-  if (p.length !== 4 || p.some((n) => !Number.isInteger(n) || n < 0 || n > 255)) return true;
-  const [a, b] = p;
-  return (
-    a === 0 || a === 10 || a === 127 || a >= 224 ||
-    (a === 100 && b >= 64 && b <= 127) ||
-    (a === 169 && b === 254) ||
-    (a === 172 && b >= 16 && b <= 31) ||
-    (a === 192 && b === 168) ||
-    (a === 192 && b === 0) ||
-    (a === 198 && (b === 18 || b === 19))
-  );
-}
-
-// An IPv6 address as its 8 hextets (a trailing dotted IPv4 and :: expanded), or null.
-function ipv6Hextets(s) {
-  let text = s.replace(/%.*$/, ''); // zone id
-  const dotted = text.match(/^(.*:)(\d{1,3}(?:\.\d{1,3}){3})$/);
-  if (dotted) {
-    const q = dotted[2].split('.').map(Number);
-    if (q.some((n) => n > 255)) return null;
-    text = `${dotted[1]}${((q[0] << 8) | q[1]).toString(16)}:${((q[2] << 8) | q[3]).toString(16)}`;
-  }
-  const halves = text.split('::');
-  if (halves.length > 2) return null;
-  const part = (x) => (x === '' ? [] : x.split(':'));
-  const head = part(halves[0]);
-  const tail = halves.length === 2 ? part(halves[1]) : [];
-  const fill = 8 - head.length - tail.length;
-  if (halves.length === 2 ? fill < 1 : fill !== 0) return null;
-  const all = [...head, ...Array(halves.length === 2 ? fill : 0).fill('0'), ...tail];
-  if (!all.every((x) => /^[0-9a-f]{1,4}$/.test(x))) return null;
-  return all.map((x) => parseInt(x, 16));
-}
-
-function isNode() {
-  return typeof process !== 'undefined' && !!process.versions?.node;
-}
-
-// verifyNip05's defaults in Node, { lookup: DNS, fetch: (lookup, ca) => an https GET that connects
-// only to addresses it checked }: nip05-node.js, which the entries that may run in Node
-// (index.node.js, index.single.js) import, so browser bundles (index.browser.js) leave them out.
-// In Node without them (js/ imported around the entries) there is no default fetch: pass `fetch`.
-let nodeDefaults = null;
-export function setNip05NodeDefaults(defaults) {
-  nodeDefaults = defaults;
-}
-
-async function defaultLookup(host) {
-  if (!isNode() || !nodeDefaults) return null; // browsers: no DNS API
-  return nodeDefaults.lookup(host);
-}
-
-async function readCapped(res, cap) {
-  const len = Number(res.headers?.get?.('content-length'));
-  if (Number.isFinite(len) && len > cap) throw new NostrError('AGX_NIP05_TOO_LARGE', `the response is over ${cap} bytes`);
-  if (!res.body || typeof res.body.getReader !== 'function') {
-    const text = await res.text();
-    if (new TextEncoder().encode(text).length > cap) throw new NostrError('AGX_NIP05_TOO_LARGE', `the response is over ${cap} bytes`);
-    return text;
-  }
-  const reader = res.body.getReader();
-  const chunks = [];
-  let total = 0;
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > cap) {
-      reader.cancel().catch(() => {});
-      throw new NostrError('AGX_NIP05_TOO_LARGE', `the response is over ${cap} bytes`);
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(total);
-  let off = 0;
-  for (const c of chunks) {
-    all.set(c, off);
-    off += c.byteLength;
-  }
-  return new TextDecoder('utf-8', { fatal: false }).decode(all);
-}
+export { isPrivateAddress, lookupHost };
 
 /**
  * Whether `identifier` (name@domain) maps to `pubkey` by https://<domain>/.well-known/nostr.json:
- * true, or false when the document names another key. The rules: https only, a public host (by
- * its spelling everywhere, and in Node also by every address DNS gives), no redirects, at most
- * 100 KB, 5 s. Breaking one throws NostrError: AGX_NIP05_INVALID, AGX_NIP05_NOT_PUBLIC,
- * AGX_NIP05_DNS, AGX_NIP05_REDIRECT, AGX_NIP05_HTTP, AGX_NIP05_TOO_LARGE, AGX_NIP05_TIMEOUT,
- * AGX_NIP05_RESPONSE_INVALID. options: fetch (default: in Node an https GET that resolves the
- * host again at connect time and connects only to the address it checked, so a host cannot switch
- * its DNS to a private address between the check and the request; in browsers globalThis.fetch),
- * lookup (host => [ip...]; default DNS in Node, none in browsers; the Node default fetch connects
- * through it too), ca (PEM certificate(s) the Node default fetch trusts besides Node's roots, e.g.
- * a private CA), timeout (ms, default 5000).
+ * true, or false when the document names another key. The rules (nip05-fetch.js, shared with the
+ * nip05 module): https only, a public host (by its spelling everywhere, and in Node also by every
+ * address DNS gives, again at connect time), no redirects, at most 100 KB, 5 s. Breaking one throws
+ * NostrError: AGX_NIP05_INVALID, AGX_NIP05_NOT_PUBLIC, AGX_NIP05_DNS, AGX_NIP05_REDIRECT,
+ * AGX_NIP05_HTTP, AGX_NIP05_TOO_LARGE, AGX_NIP05_TIMEOUT, AGX_NIP05_RESPONSE_INVALID. options:
+ * fetch (default: in Node an https GET that resolves the host again at connect time and connects
+ * only to the address it checked, so a host cannot switch its DNS to a private address between the
+ * check and the request; in browsers globalThis.fetch), lookup (host => [ip...]; default DNS in
+ * Node, none in browsers; the Node default fetch connects through it too), ca (PEM certificate(s)
+ * the Node default fetch trusts besides Node's roots, e.g. a private CA), timeout (ms, default 5000).
  */
 export async function verifyNip05(identifier, pubkey, options = {}) {
   const pk = peerHex(pubkey);
   const addr = parseNip05(identifier);
-  if (!addr.url.startsWith('https://')) throw new NostrError('AGX_NIP05_INVALID', 'NIP-05 is fetched over https only');
-  const lookup = options.lookup ?? defaultLookup;
-  const timeout = options.timeout ?? NIP05_TIMEOUT;
-  const fetchFn = options.fetch ?? (isNode() ? await nodeDefaults?.fetch(lookup, options.ca) : globalThis.fetch);
-  if (typeof fetchFn !== 'function') throw new NostrError('AGX_NIP05_HTTP', isNode() ? 'no default fetch (import the package, not js/agx/discovery.js alone, or pass fetch)' : 'no fetch available');
-  const ac = new AbortController();
-  const timer = setTimeout(() => ac.abort(), timeout);
+  let body;
   try {
-    const addresses = await Promise.race([
-      Promise.resolve()
-        .then(() => lookup(addr.domain))
-        .catch((err) => {
-          throw new NostrError('AGX_NIP05_DNS', `${addr.domain} does not resolve: ${err?.code ?? err?.message ?? err}`, { cause: err });
-        }),
-      new Promise((_, reject) => ac.signal.addEventListener('abort', () => reject(new NostrError('AGX_NIP05_TIMEOUT', `no answer within ${timeout} ms`)), { once: true })),
-    ]);
-    if (addresses !== null && (!Array.isArray(addresses) || addresses.length === 0 || addresses.some(isPrivateAddress)))
-      throw new NostrError('AGX_NIP05_NOT_PUBLIC', `${addr.domain} does not resolve to public addresses only`);
-    let res;
-    try {
-      res = await fetchFn(addr.url, { redirect: 'manual', signal: ac.signal, headers: { accept: 'application/json' }, credentials: 'omit' });
-    } catch (err) {
-      if (ac.signal.aborted) throw new NostrError('AGX_NIP05_TIMEOUT', `no answer within ${timeout} ms`, { cause: err });
-      if (err instanceof NostrError && err.code.startsWith('AGX_NIP05_')) throw err; // the Node fetch's connect-time check and cap
-      throw new NostrError('AGX_NIP05_HTTP', `fetching ${addr.url} failed: ${err?.message ?? err}`, { cause: err });
-    }
-    if (res.type === 'opaqueredirect' || res.redirected || (res.status >= 300 && res.status < 400))
-      throw new NostrError('AGX_NIP05_REDIRECT', `${addr.url} redirects; NIP-05 answers must not`);
-    if (!res.ok) throw new NostrError('AGX_NIP05_HTTP', `${addr.url} answered ${res.status}`);
-    let body;
-    try {
-      body = await readCapped(res, NIP05_MAX_BYTES);
-    } catch (err) {
-      if (err instanceof NostrError) throw err;
-      if (ac.signal.aborted) throw new NostrError('AGX_NIP05_TIMEOUT', `no answer within ${timeout} ms`, { cause: err });
-      throw new NostrError('AGX_NIP05_HTTP', `reading ${addr.url} failed: ${err?.message ?? err}`, { cause: err });
-    }
-    const mapped = checked(core().agxNip05Pubkey(body, addr.name));
-    return mapped === pk;
-  } finally {
-    clearTimeout(timer);
+    body = await fetchNostrJson(addr, options);
+  } catch (err) {
+    // The shared fetch's NIP05_* codes, as AGX names them.
+    if (err instanceof NostrError && err.code.startsWith('NIP05_'))
+      throw new NostrError(`AGX_${err.code}`, err.message.slice(err.code.length + 2), { cause: err.cause });
+    throw err;
   }
+  const mapped = checked(core().agxNip05Pubkey(body, addr.name));
+  return mapped === pk;
 }
 
 // --- NIP-65 relay list

@@ -3,8 +3,8 @@
 // nip44Encrypt/nip44Decrypt). It sends messages and task requests, answers input-required, and
 // receives receipts, status updates, results and messages; it serves no capability. Everything the
 // protocol decides (wrap checks, replay, routing, envelopes, PoW) is the core's; this file owns the
-// I/O: the live subscription, catch-up polls by the cursor rules, publishing, timers and the seen
-// store.
+// I/O: the live subscription, catch-up polls by the cursor rules and the core's poll schedule,
+// publishing to our relays plus the recipient's (routes.js), timers and the seen store.
 //
 // AgxClient (client.js) is this class plus the serving side (serve.js: handlers, authorization,
 // flood limits, exactly-once task records, automated replies, the Agent Card), which plugs in
@@ -22,15 +22,23 @@ import { unwrapAgx, unwrapAgxAsync, isSignerUnavailable } from './unwrap.js';
 import { AgxRouter } from './router.js';
 import { ReplayGuard } from './replay.js';
 import { MemorySeenStore } from './seen-store.js';
+import { AgxRoutes } from './routes.js';
 import { localHandle, peerHex, randomId } from './util.js';
 
 const MAX_BACKDATE = 172800; // SPEC.md MAX_WRAP_BACKDATE_SEC
 export const SEEN_RETENTION = 3 * 24 * 3600; // the core's kSeenRetention (longer than the poll window)
 const DEFAULT_OVERLAP = 120;
 const DEFAULT_TIMEOUT = 30000;
-const DEFAULT_POLL_INTERVAL = 60000;
+const DEFAULT_POLL_INTERVAL = 60000; // the core's kDefaultIdlePollMs
+const DEFAULT_PENDING_POLL_INTERVAL = 3000; // the core's kDefaultPendingPollMs
 const DEFAULT_POLL_TIMEOUT = 10000;
 const SETTLED_CAP = 10000; // task ids of our settled requests remembered (a second result is dropped)
+// The core poll schedule's events (bindings/agx_routes.cpp).
+const REQUEST_OPENED = 0;
+const POLL_STARTED = 1;
+const POLL_FINISHED = 2;
+// A client dropped without stop(): its core poll schedule goes with it.
+const schedules = /* @__PURE__ */ new FinalizationRegistry((native) => native.delete());
 
 export function checkTimeout(v, what) {
   if (v !== undefined && (!Number.isFinite(v) || v < 0)) throw new NostrError('INVALID_ARGUMENT', `${what} must be a non-negative number of ms`);
@@ -40,12 +48,22 @@ export function checkTimeout(v, what) {
  * options:
  *   signer (required: any Signer), pool (a RelayPool) or relays (URLs; the requester then owns a
  *   pool), onMessage, onReceipt, onError, seenStore (default MemorySeenStore), requestTimeout (ms,
- *   30000), publishTimeout, pollInterval (ms, 60000; 0 = no timer), pollTimeout (ms per relay,
- *   10000), pollOverlap (s, 120; at most 86399, so the poll window stays inside the 3-day replay
- *   retention: INVALID_ARGUMENT beyond), isSignerUnavailable (err => boolean), now (() => seconds;
- *   the clock), maxSeen (processed ids kept in memory, 200000: at the cap, new wraps are refused
- *   with AGX_OVERLOADED, reported to onError and warned once, and polled again once ids expire;
- *   nothing processed is ever forgotten before its retention ends).
+ *   30000), publishTimeout, pollInterval (ms, 60000; 0 = no timer), pendingPollInterval (ms, 3000:
+ *   while a request waits, polls come after this and back off to 30 s; 0 = off), pollTimeout (ms
+ *   per relay, 10000), pollOverlap (s, 120; at most 86399, so the poll window stays inside the
+ *   3-day replay retention: INVALID_ARGUMENT beyond), isSignerUnavailable (err => boolean), now
+ *   (() => seconds; the clock), maxSeen (processed ids kept in memory, 200000: at the cap, new
+ *   wraps are refused with AGX_OVERLOADED, reported to onError and warned once, and polled again
+ *   once ids expire; nothing processed is ever forgotten before its retention ends),
+ *   discoveryRelays (URLs where relay lists are also looked up and ours published),
+ *   allowLocalRelays (peers' ws:// and local relays count: development only), relayListTimeout
+ *   (ms, 3000), lookup (host => addresses: the DNS check of peers' relays; Node's DNS by default),
+ *   keepUnknownContentTypes (deliver messages of unknown content types to onMessage instead of
+ *   dropping them).
+ *
+ * Every wrap goes to our relays plus the recipient's NIP-65 inbox relays (looked up and cached by
+ * the core's rules: wss:// public hosts only, at most 10, 10 minutes). Polls read our relays, and
+ * while requests wait the outbox relays of their peers too.
  *
  * A requester resolves one result per task id; a second one for a settled task is dropped. Task
  * requests that reach it (it has no handlers) take the plain path: onMessage, reason
@@ -63,6 +81,11 @@ export class AgxRequester {
   #relays;
   #me = null;
   #router;
+  #routes;
+  #ours; // our relays, normalized
+  #polls; // the core's poll schedule (AgxPollSchedule: on(event, nowMs, pendingOpen) -> deadline)
+  #deadline = -1; // its deadline (ms), -1: none
+  #ticking = false; // the schedule's timer runs (after start's first poll)
   #guard;
   #store;
   #serve = null;
@@ -95,7 +118,10 @@ export class AgxRequester {
       throw new NostrError('INVALID_ARGUMENT', 'pass a pool or a non-empty relays list');
     if (o.seenStore !== undefined && (typeof o.seenStore?.load !== 'function' || typeof o.seenStore?.append !== 'function' || typeof o.seenStore?.setCursor !== 'function'))
       throw new NostrError('INVALID_ARGUMENT', 'seenStore must have load, append and setCursor');
-    for (const k of ['requestTimeout', 'publishTimeout', 'pollInterval', 'pollTimeout']) checkTimeout(o[k], k);
+    for (const k of ['requestTimeout', 'publishTimeout', 'pollInterval', 'pendingPollInterval', 'pollTimeout', 'relayListTimeout']) checkTimeout(o[k], k);
+    if (o.discoveryRelays !== undefined && (!Array.isArray(o.discoveryRelays) || !o.discoveryRelays.every((r) => typeof r === 'string')))
+      throw new NostrError('INVALID_ARGUMENT', 'discoveryRelays must be an array of relay URLs');
+    if (o.lookup !== undefined && typeof o.lookup !== 'function') throw new NostrError('INVALID_ARGUMENT', 'lookup must be a function');
     if (o.pollOverlap !== undefined && (!Number.isSafeInteger(o.pollOverlap) || o.pollOverlap < 0))
       throw new NostrError('INVALID_ARGUMENT', 'pollOverlap must be non-negative integer seconds');
     if (o.pollOverlap !== undefined && core().agxCheckPollOverlap(o.pollOverlap) !== 0) {
@@ -119,6 +145,19 @@ export class AgxRequester {
       this.#relays = undefined;
     }
     this.#router = new AgxRouter(serving?.routerMode ?? 'unconfigured');
+    if (o.keepUnknownContentTypes === true) this.#router.keepUnknownContentTypes();
+    this.#routes = new AgxRoutes({
+      pool: this.#pool,
+      ours: this.#relays ?? this.#pool.relays ?? [],
+      discoveryRelays: o.discoveryRelays,
+      allowLocalRelays: o.allowLocalRelays === true,
+      lookupTimeout: o.relayListTimeout,
+      lookup: o.lookup,
+      clock: this.#clock,
+    });
+    this.#ours = this.#routes.ours;
+    this.#polls = new (core().AgxPollSchedule)(o.pollInterval ?? DEFAULT_POLL_INTERVAL, o.pendingPollInterval ?? DEFAULT_PENDING_POLL_INTERVAL);
+    schedules.register(this, this.#polls, this);
     this.#guard = new ReplayGuard({ cap: o.maxSeen ?? 0 });
     this.#store = o.seenStore ?? new MemorySeenStore();
     this.#durable = typeof this.#store.putTask === 'function' && typeof this.#store.deleteTask === 'function';
@@ -143,6 +182,7 @@ export class AgxRequester {
       report: (err) => this.#report(err),
       publishRumor: (rumor, to, signal) => this.#publishRumor(rumor, to, signal),
       publishWrap: (wrap, signal) => this.#publishWrap(wrap, signal),
+      advertiseRelays: () => this.#routes.lookupRelays,
       unwrap: (wrap, now) => this.#unwrap(wrap, now),
       track: (job) => this.#track(job),
       pool: () => this.#pool,
@@ -242,9 +282,21 @@ export class AgxRequester {
     return this.#pool;
   }
 
-  /** The relays we publish to and read from. */
+  /** The relays we publish to and read from (ours). */
   relayUrls() {
-    return this.#relays ?? this.#pool.status().map((s) => s.relay);
+    return [...this.#ours];
+  }
+
+  /**
+   * Where a wrap to `peer` (npub or hex) goes: our relays, then the peer's NIP-65 inbox relays
+   * (looked up on ours and the discovery relays when not cached).
+   */
+  relaysFor(peer) {
+    try {
+      return this.#routes.targets(peerHex(peer));
+    } catch (err) {
+      return Promise.reject(err);
+    }
   }
 
   /** Adds a listener for plain-path messages; returns a function that removes it. */
@@ -280,7 +332,9 @@ export class AgxRequester {
   }
 
   async #publishWrap(wrap, signal) {
-    const results = await this.#pool.publish(wrap, { relays: this.#relays, timeout: this.#o.publishTimeout, signal });
+    const to = wrap.tags.find((t) => t[0] === 'p')[1]; // the wrap's one p tag: its recipient
+    const relays = await this.#routes.targets(to);
+    const results = await this.#pool.publish(wrap, { relays, timeout: this.#o.publishTimeout, signal });
     if (!results.some((r) => r.status === 'accepted'))
       throw Object.assign(new NostrError('AGX_PUBLISH_FAILED', 'no relay accepted the wrap'), { results });
     return results;
@@ -328,7 +382,8 @@ export class AgxRequester {
     } catch (err) {
       return Promise.reject(err);
     }
-    const build = (author) => createTaskRequestRumor({ taskId, capability, payload }, author, to, { now: this.#clock() });
+    // acceptsUpdates: we understand status and input envelopes (the responder sends them only then)
+    const build = (author) => createTaskRequestRumor({ taskId, capability, payload }, author, to, { now: this.#clock(), acceptsUpdates: true });
     return (async () => {
       const author = me ?? (await this.#whoami());
       const rumor = build(author); // size checks fail here, before anything is sent
@@ -357,6 +412,7 @@ export class AgxRequester {
         };
         this.#pending.set(taskId, entry);
         if (signal) signal.addEventListener('abort', entry.onAbort, { once: true });
+        this.#waitingStarts();
         this.#publishRumor(rumor, to, signal).catch(fail);
       });
     })();
@@ -374,6 +430,7 @@ export class AgxRequester {
     const me = await this.#whoami();
     const rumor = createTaskInputRumor({ taskId, input }, me, p.peer, { now: this.#clock() });
     p.state = 'working'; // answered: the peer's handler resumes
+    this.#waitingStarts();
     const { wrap } = await this.#publishRumor(rumor, p.peer, opts.signal);
     return { rumorId: rumor.id, wrapId: wrap.id };
   }
@@ -397,13 +454,15 @@ export class AgxRequester {
       wrapId: opened.wrapId,
       sentAt: opened.sentAt,
     };
-    // reply() is the automated path (autoDepth + 1, bounded: the serving side's); a human reply goes through send().
-    if (this.#serve) msg.reply = (text, opts) => this.#serve.autoReply(msg, text, opts);
+    // reply() is the automated path (autoDepth + 1, bounded: the serving side's); a human reply
+    // goes through send(). Only what the core says may be answered gets one: never a denied
+    // request, task traffic we do not service or an unknown content type.
+    if (this.#serve && d.mayReply) msg.reply = (text, opts) => this.#serve.autoReply(msg, text, opts);
     for (const fn of [...this.#messageListeners]) {
       try {
         const out = await fn(msg);
         // a listener that returns text (or {text, subject}) answers automatically, for plain messages only
-        if (msg.reply && out != null && opened.class === 'text' && d.reason === 'plain-message' && !this.#closed) {
+        if (msg.reply && out != null && !this.#closed) {
           const text = typeof out === 'string' ? out : out.text;
           if (typeof text === 'string') await msg.reply(text, { subject: out.subject });
         }
@@ -490,6 +549,15 @@ export class AgxRequester {
         this.#serve?.input(d.taskId, opened.task.input ?? undefined);
         return;
       case 'drop':
+        // SPEC.md "Content types": ignored; the host hears of it as it does of a discarded wrap
+        if (d.reason === 'unknown-content-type')
+          this.#report(
+            Object.assign(new NostrError('AGX_CONTENT_TYPE_UNKNOWN', `a message of an unknown content type was ignored`), {
+              from: opened.from,
+              contentType: opened.message.contentType,
+              rumorId: opened.rumor.id,
+            }),
+          );
         return;
       default:
         return this.#deliver(opened, d);
@@ -662,11 +730,18 @@ export class AgxRequester {
    * BEFORE the poll. Resolves { complete, cursor, since, seen, processed, unavailable, future }.
    */
   poll() {
+    if (this.#closed) return Promise.reject(new NostrError('AGX_CLOSED', 'the client was stopped'));
     if (this.#polling) return this.#polling.then(() => this.poll());
+    this.#deadline = this.#polls.on(POLL_STARTED, 0, false);
+    if (this.#timer) clearTimeout(this.#timer); // this poll is the one it was set for
+    this.#timer = null;
     const run = this.#pollOnce();
     this.#polling = run;
     const clear = () => {
       if (this.#polling === run) this.#polling = null;
+      if (this.#closed) return;
+      this.#deadline = this.#polls.on(POLL_FINISHED, Date.now(), this.#pending.size > 0);
+      this.#arm();
     };
     run.then(clear, clear);
     return run;
@@ -690,7 +765,13 @@ export class AgxRequester {
       );
     };
     const relays = this.relayUrls();
-    const answered = await Promise.all(relays.map((url) => this.#pollRelay(url, filter, onEvent)));
+    // While requests wait: also the outbox relays of their peers, where the answers are published
+    // even when we never advertised ours (best-effort: they do not make a poll incomplete).
+    const extra = this.#routes.pollRelays([...new Set([...this.#pending.values()].map((p) => p.peer))]);
+    const [answered] = await Promise.all([
+      Promise.all(relays.map((url) => this.#pollRelay(url, filter, onEvent))),
+      Promise.all(extra.map((url) => this.#pollRelay(url, filter, onEvent))),
+    ]);
     await Promise.all(jobs);
     // A wrap refused for a full replay store is polled again: the cursor stays.
     const complete = relays.length > 0 && answered.every(Boolean) && counts.unavailable === 0 && counts.overloaded === 0 && !this.#closed;
@@ -706,23 +787,32 @@ export class AgxRequester {
     return { complete, cursor: this.#cursor, since, ...counts };
   }
 
-  #schedule() {
-    const every = this.#o.pollInterval ?? DEFAULT_POLL_INTERVAL;
-    if (!every || this.#closed) return;
-    this.#timer = setTimeout(async () => {
+  // The one timer, set for the core schedule's deadline (catch-up polls; short ones while requests wait).
+  #arm() {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    if (!this.#ticking || this.#closed) return;
+    const at = this.#deadline;
+    if (at < 0) return;
+    this.#timer = setTimeout(() => {
       this.#timer = null;
-      try {
-        await this.poll();
-      } catch (err) {
+      this.poll().catch((err) => {
         if (!this.#closed) this.#report(err);
-      }
-      this.#schedule();
-    }, every);
+      });
+    }, Math.max(0, at - Date.now()));
+  }
+
+  // A request (or an answer to input-required) now waits: the short polls start again.
+  #waitingStarts() {
+    this.#deadline = this.#polls.on(REQUEST_OPENED, Date.now(), true);
+    this.#arm();
   }
 
   /**
    * Loads the seen store, opens the live subscription (low latency), runs a first catch-up poll
-   * and schedules the next ones. Resolves { cursor, poll }.
+   * and schedules the next ones. Resolves { cursor, poll }. A requester publishes nothing (no card,
+   * no relay list: AgxClient's start() does); while its requests wait it also polls their peers'
+   * outbox relays, where their answers are published.
    */
   start(options = {}) {
     if (!this.#started) this.#started = this.#start(options);
@@ -752,9 +842,10 @@ export class AgxRequester {
     });
     resume?.();
     const first = await this.poll();
-    this.#schedule();
+    this.#ticking = true;
+    this.#arm();
     const out = { cursor: this.#cursor, poll: first };
-    if (this.#serve) await this.#serve.started(out, options);
+    if (options.advertise && this.#serve) await this.#serve.started(out); // Agent Card and relay list
     return out;
   }
 
@@ -778,6 +869,9 @@ export class AgxRequester {
     }
     if (this.#ownPool) await this.#pool.close();
     this.#router.dispose();
+    this.#routes.dispose();
+    schedules.unregister(this);
+    this.#polls.delete();
     this.#guard.dispose();
     this.#serve?.dispose();
   }

@@ -33,6 +33,10 @@ export class AgxRouter {
   takeUnconfiguredWarning() {
     return this.#n().takeUnconfiguredWarning();
   }
+  /** Deliver messages of unknown content types (plain path, unanswered) instead of dropping them. */
+  keepUnknownContentTypes(keep = true) {
+    this.#n().setKeepUnknownContentTypes(keep === true);
+  }
   setHandlers(keys) {
     this.#n().setHandlers(JSON.stringify(keys));
   }
@@ -61,7 +65,7 @@ export class AgxRouter {
   }
   /**
    * The core's decision for an opened message (unwrapAgx's result): { action, reason, sendReceipt,
-   * mayAutoReply, handlerKey, capability, taskId }. hostVerdict (true/false) completes 'ask-host'.
+   * mayAutoReply, mayReply (the plain path may answer it), handlerKey, capability, taskId }. hostVerdict (true/false) completes 'ask-host'.
    */
   route(opened, hostVerdict) {
     const v = hostVerdict === undefined ? -1 : hostVerdict ? 1 : 0;

@@ -43,7 +43,11 @@ export function createMessageRumor(text, author, recipient, options = {}) {
   );
 }
 
-/** {t:"req", taskId, capability, payload} as a 3838 rumor. */
+/**
+ * {t:"req", taskId, capability, payload} as a 3838 rumor. options: now, autoDepth, acceptsUpdates
+ * (adds "accepts": ["status", "input"]: the requester understands our status updates and input
+ * requests, so a responder may send them; without it, the reference's shape, it sends none).
+ */
 export function createTaskRequestRumor({ taskId, capability, payload }, author, recipient, options = {}) {
   const json = jsonOf(payload, 'payload');
   return JSON.parse(
@@ -57,6 +61,7 @@ export function createTaskRequestRumor({ taskId, capability, payload }, author, 
         peerHex(recipient),
         nowOf(options),
         options.autoDepth ?? 0,
+        options.acceptsUpdates === true,
       ),
     ),
   );

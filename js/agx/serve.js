@@ -11,14 +11,14 @@
 // its result is out, the record stays (slim: 'sent', ids only) until the request wrap expires, so
 // the request stays a replay for as long as any poll can fetch it.
 import { NostrError } from '../errors.js';
-import { core } from '../core.js';
+import { core, checked } from '../core.js';
 import { AgxPublicError } from './errors.js';
 import { createMessageRumor, createReceiptRumor, createTaskResultRumor, createTaskStatusRumor } from './rumor.js';
 import { wrapRumor } from './wrap.js';
 import { TaskGate, rejectionText, taskLimits } from './task-gate.js';
 import { findHandler } from './capability.js';
 import { peerHex } from './util.js';
-import { publishAgentCard, publishRelayList } from './discovery.js';
+import { publishAgentCard, publishAccepted, signChecked, RELAY_LIST_KIND } from './discovery.js';
 import { SEEN_RETENTION, checkTimeout } from './requester.js';
 
 const DEFAULT_MAX_AUTO_DEPTH = 8;
@@ -245,20 +245,43 @@ export class AgxServing {
     };
   }
 
-  /** After the first poll: advertise publishes our Agent Card and relay list. */
-  async started(out, { advertise = false } = {}) {
-    if (!advertise) return;
+  /**
+   * After the first poll, when advertising: our Agent Card (our relays in it) and our NIP-65 relay
+   * list on our relays and the discovery relays. The list is the one the key has with our relays
+   * added (the core's merge: a key's other relays stay; nothing is published when ours are listed).
+   * A card the core refuses (identity: org, nip05) throws; what no relay took (or the signer
+   * declined) goes to onError, and the client runs on.
+   */
+  async started(out) {
     const h = this.#h;
     const identity = this.#o.identity ?? {};
-    const relays = h.relays();
-    out.card = await publishAgentCard(h.signer, h.pool(), {
-      org: identity.org ?? '',
-      nip05: identity.nip05 ?? null,
-      capabilities: this.capabilities(),
-      relays: h.relayUrls(),
-      relaysToPublish: relays,
-    });
-    out.relayList = await publishRelayList(h.signer, h.pool(), { relays: h.relayUrls(), relaysToPublish: relays });
+    const relays = h.advertiseRelays();
+    const local = (err) => err?.code === 'AGX_CARD_INVALID' || err?.code === 'INVALID_UTF8' || err?.code === 'INVALID_ARGUMENT';
+    try {
+      out.card = await publishAgentCard(h.signer, h.pool(), {
+        org: identity.org ?? '',
+        nip05: identity.nip05 ?? null,
+        capabilities: this.capabilities(),
+        relays: h.relayUrls(),
+        relaysToPublish: relays,
+      });
+    } catch (err) {
+      if (local(err)) throw err;
+      h.report(err);
+    }
+    try {
+      const me = await h.whoami();
+      const existing = await h.pool().query([{ kinds: [RELAY_LIST_KIND], authors: [me] }], { relays, maxWait: h.options.relayListTimeout ?? 3000 });
+      const template = checked(core().agxAdvertisedRelayList(JSON.stringify(existing), me, JSON.stringify(h.relayUrls()), h.clock()));
+      if (template === null) out.relayList = { event: null, results: [] };
+      else {
+        const event = await signChecked(h.signer, JSON.parse(template));
+        out.relayList = { event, results: await publishAccepted(h.pool(), event, relays) };
+      }
+    } catch (err) {
+      if (local(err)) throw err;
+      h.report(err);
+    }
   }
 
   /** stop(), first: no more retries; queued tasks do not run (their records bring them back at the next start). */
@@ -464,8 +487,10 @@ export class AgxServing {
     if (!redelivered) await this.#reply(createReceiptRumor(opened.rumor.id, message.contextId, me, from, { now: h.clock() }), from);
     let result;
     let finished = false;
+    // Which of our status envelopes this requester said it understands (the core read its request).
+    const updates = { status: task.updates?.status === true, input: task.updates?.input === true };
     const sendStatus = async (status, note) => {
-      if (finished || h.closed()) return false;
+      if (finished || h.closed() || !updates.status) return false;
       const rumor = createTaskStatusRumor({ taskId: task.taskId, status, message: note }, me, from, { now: h.clock() });
       await h.publishRumor(rumor, from);
       return true;
@@ -477,13 +502,21 @@ export class AgxServing {
       rumorId: opened.rumor.id,
       /** True when an earlier run of this task was cut short (a crash) and this is a re-run: be idempotent. */
       redelivered,
+      /**
+       * What the requester understands beyond the result: status (working() sends something) and
+       * input (requestInput() can be answered). A reference peer's request says neither.
+       */
+      updates,
       /** Tells the requester the task is being worked on (an optional note, at most 2000 characters). */
       working: (note) => sendStatus('working', note),
       /**
        * Sends input-required (with `note`: what is needed) and resolves with the requester's answer
        * (only the requester's). options: timeout (ms; default inputTimeout, 300000), signal.
        */
-      requestInput: (note, o = {}) => this.#requestInput(task.taskId, from, note, o, () => finished),
+      requestInput: (note, o = {}) =>
+        updates.input
+          ? this.#requestInput(task.taskId, from, note, o, () => finished)
+          : Promise.reject(new NostrError('AGX_INPUT_UNSUPPORTED', 'the requester did not say it understands input-required: nothing was sent')),
     };
     try {
       const output = await this.#handlers.get(d.handlerKey)(task.payload, ctx);

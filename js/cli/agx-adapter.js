@@ -64,7 +64,8 @@ class CliAgxClient extends agx.AgxClient {
  * An AgxClient for one command.
  * options: signer, relays, store ('memory' (default) or a folder for a FileSeenStore), handlers?
  * ({capability: fn}), acceptAll?, allowList? ([{pubkey, capability}], or a function returning the
- * current one, asked at each request), maxAutoDepth?, identity? ({org, nip05}: the Agent Card),
+ * current one, asked at each request), maxAutoDepth?, pollInterval? and pendingPollInterval? (ms),
+ * identity? ({org, nip05}: the Agent Card),
  * onMessage?(m) (plain path, not denied), onDenied?({from, capability, taskId, reason}),
  * onHandlerError?({capability, from, error}), onError?, onWarning?, onIngested?(result).
  * Without handlers the client denies every task (and says nothing about it).
@@ -101,6 +102,8 @@ export function createEndpoint(options) {
       authorize,
       seenStore: typeof options.store === 'string' ? new agx.FileSeenStore(options.store) : new agx.MemorySeenStore(),
       maxAutoDepth: options.maxAutoDepth ?? DEFAULT_MAX_AUTO_DEPTH,
+      pollInterval: options.pollInterval,
+      pendingPollInterval: options.pendingPollInterval,
       identity: options.identity,
       onMessage: (m) => {
         if (m.reason === 'denied' || m.reason === 'denied-unconfigured') {

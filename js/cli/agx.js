@@ -25,13 +25,18 @@ profile at a time (its seen store, <profile>/seen/, is locked); request and send
   --timeout S          with --once: give up after S seconds (default 30; exit code 5)
   --no-reply           do not answer plain messages (collect them only)
   --max-auto-depth N   automated replies stop at this depth (default: config maxAutoDepth or ${DEFAULT_MAX_AUTO_DEPTH})
+  --poll-interval S    catch-up polls of the inbox every S seconds (default 60); a relay that never
+                       pushes live events (stored events and EOSE only) is read only by polls
 
 common options: --profile NAME, --relay URL (repeatable, comma-separated), --json (JSON lines)
 `;
 
-export const REQUEST_HELP = `usage: nostr-agents request NPUB CAPABILITY [--payload JSON] [--timeout S]
+export const REQUEST_HELP = `usage: nostr-agents request NPUB CAPABILITY [--payload JSON] [--timeout S] [--poll-interval S]
 
-Sends a task request and waits for its result (default 30 s). Prints the output.
+Sends a task request and waits for its result (default 30 s). Prints the output. The request goes
+to the profile's relays and the peer's NIP-65 inbox relays; while it waits, the inbox (and the
+peer's outbox relays) is polled after --poll-interval seconds (default 3), then less often (up to
+30 s), so an answer arrives from relays that never push live events too; 0: no such polls.
 common options: --profile NAME, --relay URL, --json
 `;
 
@@ -92,6 +97,7 @@ export async function serve(argv) {
       'max-auto-depth': { type: 'string' },
       'no-reply': { type: 'boolean' },
       timeout: { type: 'string' },
+      'poll-interval': { type: 'string' },
     },
     { max: 0, usage: SERVE_HELP },
   );
@@ -100,6 +106,7 @@ export async function serve(argv) {
   const configDepth = settings.config.maxAutoDepth;
   const maxAutoDepth = numberOption(values, 'max-auto-depth', Number.isInteger(configDepth) ? configDepth : DEFAULT_MAX_AUTO_DEPTH, { integer: true });
   const onceTimeout = numberOption(values, 'timeout', 30);
+  const pollInterval = numberOption(values, 'poll-interval', 60) * 1000;
   // The allow list: allow.json, re-read when it changes (`identity allow` takes effect without a
   // restart), plus this run's --allow flags.
   const flagAllow = (values.allow ?? []).map((peer) => ({ pubkey: peerHex(peer), capability: '*' }));
@@ -146,6 +153,7 @@ export async function serve(argv) {
     relays: settings.relays,
     store: seenDir(settings),
     maxAutoDepth,
+    pollInterval,
     identity: { org: settings.config.org ?? '', nip05: settings.config.nip05 ?? null },
     handlers: Object.fromEntries(
       Object.entries(handlers).map(([key, fn]) => [
@@ -236,7 +244,7 @@ export async function serve(argv) {
     eosed = true;
     if (!started.poll.complete) {
       const down = settings.relays.filter((url) => endpoint.pool.status(url).state !== 'open');
-      log(`warning: the catch-up poll was incomplete${down.length ? ` (not reachable: ${down.join(', ')})` : ''}; the client keeps reconnecting and polls again every 60 s`);
+      log(`warning: the catch-up poll was incomplete${down.length ? ` (not reachable: ${down.join(', ')})` : ''}; the client keeps reconnecting and polls again every ${pollInterval / 1000} s`);
       emit({ type: 'warning', reason: 'poll-incomplete', unreachable: down });
     }
     if (started.card) {
@@ -272,16 +280,21 @@ function parsePayload(text) {
 }
 
 export async function request(argv) {
-  const { values, positionals } = parse(argv, { payload: { type: 'string' }, timeout: { type: 'string' } }, { min: 2, max: 2, usage: REQUEST_HELP });
+  const { values, positionals } = parse(
+    argv,
+    { payload: { type: 'string' }, timeout: { type: 'string' }, 'poll-interval': { type: 'string' } },
+    { min: 2, max: 2, usage: REQUEST_HELP },
+  );
   if (values.help) return process.stdout.write(REQUEST_HELP), EXIT.OK;
   const peer = peerHex(positionals[0]);
   const capability = positionals[1];
   const payload = parsePayload(values.payload);
   const timeout = numberOption(values, 'timeout', 30);
+  const pendingPollInterval = numberOption(values, 'poll-interval', 3) * 1000;
   const settings = resolveSettings(values);
   const { signer } = loadSigner(settings);
   // A MemorySeenStore: runs while `serve` holds the profile's store, answers nothing, marks nothing seen.
-  const endpoint = createEndpoint({ signer, relays: settings.relays });
+  const endpoint = createEndpoint({ signer, relays: settings.relays, pendingPollInterval });
   const controller = new AbortController();
   let interrupted = false;
   untilSignal().then(() => {

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { safeJson, sanitizeLine } from './sanitize.js';
 import { redact } from './secrets.js';
 
-/** Exit codes (README "Command line"). */
+/** Exit codes (docs/cli.md, "Exit codes"). */
 export const EXIT = Object.freeze({
   OK: 0,
   FAILURE: 1, // anything unexpected
@@ -31,6 +31,7 @@ export class CliError extends Error {
 /** Options every command accepts. */
 export const COMMON_OPTIONS = {
   profile: { type: 'string' },
+  'passphrase-file': { type: 'string' }, // of an encrypted key file (cli/passphrase.js)
   relay: { type: 'string', multiple: true },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { CliError, EXIT, json, out, parse } from './common.js';
 import { resolveSettings } from './settings.js';
 import {
+  asNcryptsec,
   exportNsec,
   loadPublicKey,
   newSecret,
@@ -11,24 +12,36 @@ import {
   parseSecret,
   peerHex,
   readAllow,
+  storeNcryptsec,
   storeSecret,
   writeAllow,
 } from './keystore.js';
+import { readHidden } from './passphrase.js';
 
 export const IDENTITY_HELP = `usage: nostr-agents identity <new|show|import|export|allow|deny> [options]
 
-  identity new [--force]             create a keypair for the profile
+  identity new [--force] [--encrypt] create a keypair for the profile
   identity show                      its npub and hex public key
-  identity import [NSEC|-] [--force] store an existing key (read from stdin when omitted or "-")
+  identity import [--force] [--encrypt] < FILE
+                                     store an existing key: an nsec, 64 hex or an ncryptsec, read
+                                     from stdin (typed hidden at a terminal), never from the
+                                     command line (it would land in shell history and in ps)
   identity export                    print the nsec (the only command that does)
   identity allow [NPUB] [--capability C]  allow NPUB to invoke C (default "*"); no NPUB: list
   identity deny NPUB [--capability C]     remove NPUB (every capability unless --capability)
   identity sign NONCE [--bunker FILE|-]   sign a directory key challenge (agx identity sign --help)
 
-common options: --profile NAME, --json, -h/--help
+--encrypt stores the key as a NIP-49 ncryptsec under a passphrase (typed twice, or read from
+--passphrase-file FILE); every command that uses the key then asks for it (or reads that file).
+An imported ncryptsec is stored as it is.
+
+common options: --profile NAME, --passphrase-file FILE, --json, -h/--help
 `;
 
 function readStdin() {
+  // At a terminal the key is typed without echo; from a pipe or a file it is read whole.
+  const typed = readHidden('Secret key (nsec, 64 hex or ncryptsec): ', { onlyIfStdinIsTerminal: true });
+  if (typed !== null) return typed;
   try {
     return readFileSync(0, 'utf8');
   } catch {
@@ -43,7 +56,7 @@ export async function run(argv) {
     return sub === undefined ? EXIT.USAGE : EXIT.OK;
   }
   if (sub === 'sign') return (await import('./identity-sign.js')).sign(rest);
-  const opts = { force: { type: 'boolean' }, capability: { type: 'string' } };
+  const opts = { force: { type: 'boolean' }, capability: { type: 'string' }, encrypt: { type: 'boolean' } };
   const max = { new: 0, show: 0, import: 1, export: 0, allow: 1, deny: 1 }[sub];
   if (max === undefined) throw new CliError(EXIT.USAGE, `unknown identity command "${sub}"\n${IDENTITY_HELP}`);
   const { values, positionals } = parse(rest, opts, { min: sub === 'deny' ? 1 : 0, max, usage: IDENTITY_HELP });
@@ -57,21 +70,33 @@ export async function run(argv) {
   switch (sub) {
     case 'new':
     case 'import': {
+      if (sub === 'import' && positionals[0] !== undefined && positionals[0] !== '-')
+        // The argument is not repeated: it is the secret.
+        throw new CliError(
+          EXIT.USAGE,
+          `identity import takes no key on the command line: it would stay in your shell history and show in ps. ` +
+            `Pipe it in (nostr-agents identity import --profile ${profile} < key.txt) or run without it and type it`,
+        );
       let sk;
-      if (sub === 'new') sk = newSecret();
-      else {
-        const given = positionals[0];
-        sk = parseSecret(given === undefined || given === '-' ? readStdin() : given);
-      }
       let pubkey;
-      try {
-        pubkey = storeSecret(settings, sk, values.force);
-      } finally {
-        sk.fill(0);
+      const text = sub === 'import' ? readStdin() : null;
+      const ncryptsec = text === null ? null : asNcryptsec(text);
+      if (ncryptsec) pubkey = storeNcryptsec(settings, ncryptsec, values.force);
+      else {
+        sk = sub === 'new' ? newSecret() : parseSecret(text);
+        try {
+          pubkey = storeSecret(settings, sk, values.force, { encrypt: values.encrypt, keySecurity: sub === 'new' ? 0x01 : 0x00 });
+        } finally {
+          sk.fill(0);
+        }
       }
       const npub = npubOf(pubkey);
-      if (values.json) json({ profile, npub, pubkey, path: settings.dir, created: sub === 'new' });
-      else out(`${sub === 'new' ? 'created' : 'imported'} identity for profile "${profile}"\n  npub   ${npub}\n  folder ${settings.dir}`);
+      const encrypted = Boolean(ncryptsec || values.encrypt);
+      if (values.json) json({ profile, npub, pubkey, path: settings.dir, created: sub === 'new', encrypted });
+      else
+        out(
+          `${sub === 'new' ? 'created' : 'imported'} identity for profile "${profile}"${encrypted ? ' (encrypted: ncryptsec)' : ''}\n  npub   ${npub}\n  folder ${settings.dir}`,
+        );
       return EXIT.OK;
     }
     case 'show': {

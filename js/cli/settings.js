@@ -63,8 +63,8 @@ function readConfig(file) {
 }
 
 /**
- * { profile, home, dir, files: {key, allow, config, seen (the FileSeenStore folder)}, config, relays, relaySource }.
- * `values` are the parsed flags (profile, relay).
+ * { profile, home, dir, files: {key, allow, config, seen (the FileSeenStore folder)}, config, relays, relaySource,
+ * passphraseFile }. `values` are the parsed flags (profile, relay, passphrase-file).
  */
 export function resolveSettings(values = {}, env = process.env) {
   const home = homeOf(env);
@@ -102,7 +102,9 @@ export function resolveSettings(values = {}, env = process.env) {
     relays = [DEFAULT_RELAY];
     relaySource = 'default';
   }
-  return { profile, home, dir, files, config, relays, relaySource };
+  // Where the passphrase of an encrypted key file is (cli/passphrase.js); a path, never the passphrase.
+  const passphraseFile = values['passphrase-file'] ?? (env.AGX_PASSPHRASE_FILE || undefined);
+  return { profile, home, dir, files, config, relays, relaySource, passphraseFile };
 }
 
 /**

@@ -68,6 +68,7 @@ export class RelayConnection {
     this._authPromise = null;
     this.authPubkey = undefined;
     this._timer = null; // connect timeout or backoff
+    this._idleTimer = null; // the pool letting go of a relay it was not given (pool._release)
     this._pingTimer = null;
     this._pongTimer = null;
     this._lastRx = 0;

@@ -1,7 +1,7 @@
 // The core's subscription machine (src/relay/subscriptions.hpp) behind an integer handle
 // (bindings/relay.cpp). One per pool: it dedupes across relays, checks every event against its
 // subscription's filters and verifies it before delivery, and computes the resubscribe `since`.
-import { core, writeScratch, throwLastError } from '../core.js';
+import { core, writeScratch, writeScratchRecords, scratchBytes, throwLastError } from '../core.js';
 
 // Outcome types of feed(): the low 4 bits of its result (bindings/relay.cpp, kFeed*).
 export const DELIVER = 0;
@@ -129,6 +129,24 @@ export class SubscriptionMachine {
     this._local = undefined;
     const len = writeScratch(text);
     return this._c.relaySubsFeedScratch(this._h, relay, len);
+  }
+
+  /**
+   * Text frames from `relay`, in order (none over maxFrameBytes): the packed outcomes, as feed()
+   * one by one would give them, with the signatures of the delivered events checked together
+   * (BIP-340 batch verification in the core). lastAt(i) has the strings of outcome i.
+   */
+  feedBatch(relay, texts) {
+    this._local = undefined;
+    const total = writeScratchRecords(texts);
+    if (this._c.relaySubsFeedBatchScratch(this._h, relay, texts.length, total) !== 0) throwLastError();
+    const b = scratchBytes(0, 4 * texts.length);
+    return new Int32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.length));
+  }
+
+  /** Strings of outcome i of the last feedBatch unless it was a delivery. */
+  lastAt(i) {
+    return this._c.relaySubsLastAt(this._h, i);
   }
 
   /** Strings of the last outcome fed unless it was a delivery: {subId, reason, message, ...}. */

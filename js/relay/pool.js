@@ -16,10 +16,13 @@ import {
   NOTICE,
   AUTH,
   FLAG,
+  COUNT as COUNT_FRAME,
   dropReasonOf,
   isTransientReason,
 } from './machine.js';
 import { fetchRelayInfo } from './nip11.js';
+import { countKey } from './count.js';
+import { isReady } from '../core.js';
 import { Subscription } from './subscription.js';
 import { CLOSED, Clock, TIMEOUT, abortError, backoffDelay } from './wait.js';
 import { resolveWebSocket } from './websocket.js';
@@ -44,6 +47,7 @@ const DEFAULTS = {
   seenCap: 4096,
   resubscribeOverlap: 60,
   keepAlive: false,
+  idleTimeout: 60_000,
 };
 
 /**
@@ -72,7 +76,10 @@ function options(o) {
     throw new NostrError('INVALID_ARGUMENT', 'signer must have signEvent(template)');
   if (!Array.isArray(opts.relays) || !opts.relays.every((r) => typeof r === 'string'))
     throw new NostrError('INVALID_ARGUMENT', 'relays must be an array of relay URLs');
+  // RELAY_URL_INVALID now rather than a silent failure later (before init(), at first use).
+  if (isReady()) for (const url of opts.relays) normalizeRelayUrl(url);
   for (const k of MS_OPTIONS) checkMs(opts[k], k);
+  if (opts.idleTimeout !== false) checkMs(opts.idleTimeout, 'idleTimeout');
   for (const k of COUNT_OPTIONS) checkMs(opts[k], k, { integer: true });
   for (const [group, value] of [['reconnect', opts.reconnect], ['retry', opts.retry], ['ping', opts.ping]])
     if (value !== false) for (const [k, v] of Object.entries(value)) checkMs(v, `${group}.${k}`);
@@ -86,6 +93,21 @@ function options(o) {
  */
 function needsAuth(reason, conn) {
   return reason === 'auth-required' || (reason === 'restricted' && conn._challenge !== undefined && conn._auth !== 'authenticated');
+}
+
+/**
+ * The error for nostr-tools' relays-first order (`pool.subscribe(relays, filter)`): RelayPool
+ * takes the relays as an option (SimplePool takes them first).
+ */
+function relaysFirstError(method) {
+  return new NostrError(
+    'INVALID_ARGUMENT',
+    `RelayPool.${method} takes the relays as an option: ${method}(${method === 'publish' ? 'event' : 'filters'}, { relays }); SimplePool.${method}(relays, ...) has nostr-tools' relays-first order`,
+  );
+}
+
+function relaysFirst(first, method) {
+  if (Array.isArray(first) && first.length > 0 && first.every((x) => typeof x === 'string')) throw relaysFirstError(method);
 }
 
 const GIFT_WRAP = 1059;
@@ -102,18 +124,25 @@ export class RelayPool {
     this._conns = new Map(); // normalized url -> RelayConnection
     this._byIdx = []; // machine relay index -> RelayConnection
     this._subs = new Map(); // sub id -> Subscription
+    this._backlog = new Map(); // connection -> text frames received this task, not yet fed
     this._listeners = new Map();
     this._info = new Map(); // url -> Promise of the NIP-11 document
     this._abort = new AbortController();
+    this._configured = new Set(this._opts.relays.map((url) => normalizeRelayUrl(url)));
     this._nextSub = 0;
     this._closed = false;
     this._closing = null;
     this._ws = null;
-    this.stats = { frames: 0, delivered: 0, dropped: Object.fromEntries(DROP_REASONS.map((r) => [r, 0])) };
+    this.stats = { frames: 0, batched: 0, delivered: 0, dropped: Object.fromEntries(DROP_REASONS.map((r) => [r, 0])) };
   }
 
   get closed() {
     return this._closed;
+  }
+
+  /** The relays the pool was given (its defaults), normalized. */
+  get relays() {
+    return [...this._configured];
   }
 
   // --- Events.
@@ -216,9 +245,19 @@ export class RelayPool {
     return false;
   }
 
-  /** A relay nothing needs any more stops waiting to reconnect. */
+  /**
+   * A relay nothing needs any more stops waiting to reconnect. One the pool was not given (a
+   * peer's inbox, a one-off query: connected on demand) is let go once nothing used it for
+   * idleTimeout ms, so a pool that reaches many relays keeps only those in use.
+   */
   _release(conn) {
     if (conn.state === 'backing-off' && !this._wants(conn)) conn._idle();
+    const idle = this._opts.idleTimeout;
+    if (idle === false || conn._idleTimer || this._closed || this._configured.has(conn.url) || this._wants(conn)) return;
+    conn._idleTimer = this._clock.set(() => {
+      conn._idleTimer = null;
+      if (this._conns.get(conn.url) === conn && !this._wants(conn)) this.close([conn.url]);
+    }, idle);
   }
 
   /**
@@ -272,6 +311,7 @@ export class RelayPool {
   }
 
   _onDisconnect(conn) {
+    this._flushFrames(conn); // what arrived before the drop is delivered as before
     if (this._machine) this._machine.disconnected(conn.idx);
     for (const sub of conn.subs) {
       const rs = sub._relays.get(conn);
@@ -284,14 +324,56 @@ export class RelayPool {
     }
   }
 
+  // Frames that arrive together (a relay's stored events before EOSE, a query's results: Node's
+  // `ws` hands over every frame of one socket read in one go) are fed to the core together at the
+  // end of the current task, which checks their signatures in one BIP-340 batch. A live trickle
+  // arrives one frame per task and goes through the single check as before (the core batches only
+  // from a few signatures up). Order is kept: every frame of a connection goes through the queue.
   _onFrame(conn, data) {
     this.stats.frames++;
+    let queue = this._backlog.get(conn);
+    const max = this._opts.maxFrameBytes;
+    if (typeof data !== 'string' || (max > 0 && data.length > max)) {
+      if (queue) this._flushFrames(conn);
+      this._onFrameNow(conn, data); // refused unparsed: nothing to batch
+      return;
+    }
+    if (!queue) {
+      queue = [];
+      this._backlog.set(conn, queue);
+      queueMicrotask(() => this._flushFrames(conn));
+    }
+    queue.push(data);
+  }
+
+  _flushFrames(conn) {
+    const frames = this._backlog.get(conn);
+    if (!frames) return;
+    this._backlog.delete(conn);
+    if (this._closed) return; // as a frame arriving after close(): the machine is gone
+    if (frames.length === 1) {
+      this._onFrameNow(conn, frames[0]);
+      return;
+    }
+    const m = this._machine;
+    this.stats.batched += frames.length;
+    const packed = m.feedBatch(conn.idx, frames);
+    for (let i = 0; i < frames.length; i++) {
+      if (this._closed) return; // an app callback closed the pool mid-batch
+      this._onOutcome(conn, frames[i], packed[i], () => m.lastAt(i));
+    }
+  }
+
+  _onFrameNow(conn, data) {
     if (typeof data !== 'string') {
       this._dropped(conn, { reason: 'malformed', subId: '', eventId: '', code: 'RELAY_FRAME_INVALID', message: 'binary frame' });
       return;
     }
     const m = this._machine;
-    const packed = m.feed(conn.idx, data);
+    this._onOutcome(conn, data, m.feed(conn.idx, data), () => m.last());
+  }
+
+  _onOutcome(conn, data, packed, last) {
     const type = packed & 15;
     if (type === DELIVER) {
       // The core verified these very bytes; parse them here rather than copying the event out.
@@ -306,17 +388,17 @@ export class RelayPool {
     }
     switch (type) {
       case EOSE: {
-        const sub = this._subs.get(m.last().subId);
+        const sub = this._subs.get(last().subId);
         if (sub) sub._relayEose(conn);
         break;
       }
       case CLOSED_FRAME:
-        this._onClosed(conn, m.last());
+        this._onClosed(conn, last());
         break;
       case DROPPED: {
         const reason = dropReasonOf(packed);
         if (reason === 'unknown-subscription' || this._has('drop')) {
-          const d = m.last();
+          const d = last();
           if (RelayConnection.isProbe(d.subId)) {
             conn.send(JSON.stringify(['CLOSE', d.subId]));
             return;
@@ -326,19 +408,25 @@ export class RelayPool {
         break;
       }
       case OK: {
-        const d = m.last();
+        const d = last();
         d.accepted = (packed & FLAG) !== 0;
         conn._onOk(d);
         break;
       }
       case NOTICE:
-        this._emit('notice', { relay: conn.url, message: m.last().message });
+        this._emit('notice', { relay: conn.url, message: last().message });
         break;
       case AUTH:
-        conn._onChallenge(m.last().challenge);
+        conn._onChallenge(last().challenge);
         break;
+      case COUNT_FRAME: {
+        // The answer to a count (count.js); a COUNT nobody waits for is ignored.
+        const d = last();
+        this._countWaits?.get(countKey(conn, d.subId))?.fire({ count: d.count, approximate: (packed & FLAG) !== 0, frame: data });
+        break;
+      }
       default:
-        break; // COUNT: the pool sends none
+        break;
     }
   }
 
@@ -356,6 +444,7 @@ export class RelayPool {
    */
   subscribe(filters, opts = {}) {
     this._ensureOpen();
+    relaysFirst(filters, 'subscribe');
     const list = Array.isArray(filters) ? filters : [filters];
     if (opts.maxWait !== undefined) checkMs(opts.maxWait, 'maxWait', { orInfinity: true });
     const conns = this._connsFor(opts.relays);
@@ -435,6 +524,8 @@ export class RelayPool {
 
   _onClosed(conn, d) {
     if (RelayConnection.isProbe(d.subId)) return;
+    const countWait = this._countWaits?.get(countKey(conn, d.subId));
+    if (countWait) return countWait.fire({ closed: d });
     const sub = this._subs.get(d.subId);
     const rs = sub && sub._relays.get(conn);
     if (!rs || rs.state === 'closed') return;
@@ -520,6 +611,7 @@ export class RelayPool {
    */
   query(filters, opts = {}) {
     return new Promise((resolve, reject) => {
+      relaysFirst(filters, 'query');
       const events = [];
       let sub = null;
       let ended = false;
@@ -548,6 +640,7 @@ export class RelayPool {
 
   /** The newest event matching `filters`, or null. */
   async get(filters, opts = {}) {
+    relaysFirst(filters, 'get');
     const list = (Array.isArray(filters) ? filters : [filters]).map((f) => ({ limit: 1, ...f }));
     const events = await this.query(list, opts);
     let best = null;
@@ -564,7 +657,13 @@ export class RelayPool {
    * INVALID_SIGNATURE) or when `signal` aborts (ABORTED). Options: timeout (ms, per relay, retries
    * included), retries (for transient refusals and lost connections), signal, onresult(outcome).
    */
-  async publish(event, opts = {}) {
+  publish(event, opts = {}) {
+    const p = Array.isArray(event) ? Promise.reject(relaysFirstError('publish')) : this._publishEvent(event, opts);
+    p.catch(() => {}); // rejections reach whoever awaits; a publish nobody awaits never crashes Node
+    return p;
+  }
+
+  async _publishEvent(event, opts) {
     this._ensureOpen();
     const invalid = verifyEventError(event);
     if (invalid) throw invalid;
@@ -677,9 +776,12 @@ export class RelayPool {
           sub._relays.delete(conn);
           conn.subs.delete(sub);
         }
+        if (conn._idleTimer) this._clock.clear(conn._idleTimer);
         gone.push(conn.close());
+        this._backlog.delete(conn); // unfed frames of a relay being removed go with it
         this._machine?.forget(conn.idx);
         this._byIdx[conn.idx] = undefined;
+        this._info.delete(key);
       }
       return Promise.all(gone).then(() => {});
     }

@@ -49,6 +49,20 @@ inline bool schnorr_verify32(const bytes64& sig, const bytes32& msg, const bytes
   return schnorr_verify(sig, msg.data(), 32, pub);
 }
 
+// One BIP-340 signature over a 32-byte message (a NIP-01 event id) to check in a batch.
+struct schnorr_check {
+  bytes64 sig{};
+  bytes32 msg{};
+  bytes32 pub{};
+};
+
+// ok[i] = schnorr_verify32(checks[i].sig, checks[i].msg, checks[i].pub), for i < n, computed
+// together: BIP-340 batch verification (random weights, one multi-scalar multiplication per
+// chunk of signatures), and where a chunk fails, each of its signatures alone, so exactly the
+// bad ones come out false. Faster than n single checks from a few signatures up, the more so when
+// keys repeat (a relay's backlog). Public data only: variable time.
+void schnorr_verify32_batch(const schnorr_check* checks, std::size_t n, bool* ok);
+
 // The x coordinate of sk * P, where P is the even-y point with x = pub (NIP-44's shared secret).
 result<bytes32> ecdh_xonly(const bytes32& sk, const bytes32& pub);
 

@@ -509,3 +509,156 @@ int nostr_ecdh_xonly_with_table(unsigned char *x32, const unsigned char *scalar,
   return 0;
 }
 #endif
+
+/* Built without batch verification (NOSTR_BATCH_VERIFY=0, the demo page's module: the page's
+ * frames arrive one per task and are never batched, and the multi-multiplication costs ~10 KB gz):
+ * nostr_schnorrsig_verify_batch then sends every signature to the single check. */
+#ifndef NOSTR_BATCH_VERIFY
+#define NOSTR_BATCH_VERIFY 1
+#endif
+#if NOSTR_BATCH_VERIFY
+/* ---- BIP-340 batch verification ----
+ *
+ * n signatures (sig_i on the 32-byte msg_i under key P_{k_i}) hold together when
+ *
+ *   (sum_i a_i s_i) * G - sum_i a_i * R_i - sum_j (sum_{i: k_i = j} a_i e_i) * P_j = infinity
+ *
+ * with R_i the even-y point of x = r_i, e_i the BIP-340 challenge and a_i weights an attacker
+ * cannot steer: BIP-340's "Batch Verification" lets them come from a CSPRNG seeded with a hash
+ * of all the batch's inputs, which is what nostr_schnorrsig_weights does (a_0 = 1). A batch with
+ * one bad signature then passes with probability about 1/n (the curve order). Signatures under one
+ * key share that key's point: a feed of 1,000 events from 200 authors is one multiplication of
+ * 1,200 points and G, done by the library's ecmult_multi_var (Strauss up to 88 points, Pippenger
+ * above, with the GLV split). Everything here is public data (keys, messages, signatures):
+ * variable time is fine, as in the library's own verification.
+ *
+ * A signature whose r is not a field element or the x of a point, or whose s is not below the
+ * order, fails single verification too: it is marked bad in ok[] and left out of the sum. A
+ * false return says only that some other signature is bad: the caller checks them one by one
+ * (secp256k1.cpp), so exactly the bad ones are named. */
+struct nostr_batch_state {
+  const secp256k1_ge *points;      /* R_i of the signatures in the sum, then the keys P_j */
+  const secp256k1_scalar *scalars; /* -a_i, then -(sum a_i e_i) per key */
+};
+
+static int nostr_batch_point(secp256k1_scalar *sc, secp256k1_ge *pt, size_t idx, void *data) {
+  const struct nostr_batch_state *st = (const struct nostr_batch_state *)data;
+  *sc = st->scalars[idx];
+  *pt = st->points[idx];
+  return 1;
+}
+
+/* a_i for i >= 1: SHA-256(seed || i) reduced mod n (a zero, probability ~2^-256, becomes 1);
+ * seed = SHA-256(tag || every (key, msg, sig) in order), so the weights depend on all inputs. */
+static void nostr_batch_seed(unsigned char seed[32], const unsigned char *const *sigs, const unsigned char *const *msgs,
+                             const unsigned char *const *keys32, const size_t *key_index, size_t n) {
+  static const unsigned char tag[] = "nostr-agents/bip340-batch/v1";
+  secp256k1_sha256 h;
+  size_t i;
+  secp256k1_sha256_initialize(&h);
+  secp256k1_sha256_write(&h, tag, sizeof tag - 1);
+  for (i = 0; i < n; i++) {
+    secp256k1_sha256_write(&h, keys32[key_index[i]], 32);
+    secp256k1_sha256_write(&h, msgs[i], 32);
+    secp256k1_sha256_write(&h, sigs[i], 64);
+  }
+  secp256k1_sha256_finalize(&h, seed);
+}
+
+static void nostr_batch_weight(secp256k1_scalar *a, const unsigned char seed[32], size_t i) {
+  secp256k1_sha256 h;
+  unsigned char buf[40], out[32];
+  int k;
+  memcpy(buf, seed, 32);
+  for (k = 0; k < 8; k++) buf[32 + k] = (unsigned char)((uint64_t)i >> (8 * k));
+  secp256k1_sha256_initialize(&h);
+  secp256k1_sha256_write(&h, buf, sizeof buf);
+  secp256k1_sha256_finalize(&h, out);
+  secp256k1_scalar_set_b32(a, out, NULL);
+  if (secp256k1_scalar_is_zero(a)) secp256k1_scalar_set_int(a, 1);
+}
+
+/* sigs[i], msgs[i] (32 bytes): signature i; key_index[i] < n_keys picks its key among keys
+ * (parsed) and keys32 (their 32 x bytes, as signed over). Sets ok[i] = 0 for the signatures that
+ * cannot verify (see above), 1 for the others. Returns 1 when the others all verify, 0 when at
+ * least one of them does not (or memory ran out): then check them singly. */
+int nostr_schnorrsig_verify_batch(unsigned char *ok, const unsigned char *const *sigs, const unsigned char *const *msgs,
+                                  const size_t *key_index, size_t n, const secp256k1_xonly_pubkey *keys,
+                                  const unsigned char *const *keys32, size_t n_keys) {
+  struct nostr_batch_state st;
+  secp256k1_ge *points = NULL;
+  secp256k1_scalar *scalars = NULL, *key_sc = NULL;
+  secp256k1_scratch *scratch = NULL;
+  secp256k1_scalar g_sc, a, s, e;
+  secp256k1_gej sum;
+  unsigned char seed[32];
+  size_t i, m = 0, n_points, scratch_size;
+  int result = 0;
+
+  for (i = 0; i < n; i++) ok[i] = 1; /* until a check below says otherwise */
+  if (n == 0) return 1;
+  nostr_secp256k1_compute_verify_tables();
+  points = (secp256k1_ge *)malloc(sizeof(*points) * (n + n_keys));
+  scalars = (secp256k1_scalar *)malloc(sizeof(*scalars) * (n + n_keys));
+  key_sc = (secp256k1_scalar *)malloc(sizeof(*key_sc) * n_keys);
+  if (points == NULL || scalars == NULL || key_sc == NULL) goto done;
+  for (i = 0; i < n_keys; i++) secp256k1_scalar_clear(&key_sc[i]);
+  secp256k1_scalar_clear(&g_sc);
+  nostr_batch_seed(seed, sigs, msgs, keys32, key_index, n);
+
+  /* R_i and -a_i for the signatures that can be in the sum, packed at the front */
+  for (i = 0; i < n; i++) {
+    secp256k1_fe rx;
+    int overflow;
+    ok[i] = 0;
+    if (!secp256k1_fe_set_b32(&rx, sigs[i])) continue;
+    secp256k1_scalar_set_b32(&s, sigs[i] + 32, &overflow);
+    if (overflow) continue;
+    if (!secp256k1_ge_set_xo_var(&points[m], &rx, 0)) continue;
+    ok[i] = 1;
+    if (m == 0) secp256k1_scalar_set_int(&a, 1);
+    else nostr_batch_weight(&a, seed, i);
+    secp256k1_schnorrsig_challenge(&e, sigs[i], msgs[i], 32, keys32[key_index[i]]);
+    secp256k1_scalar_mul(&s, &s, &a);
+    secp256k1_scalar_add(&g_sc, &g_sc, &s);
+    secp256k1_scalar_mul(&e, &e, &a);
+    secp256k1_scalar_add(&key_sc[key_index[i]], &key_sc[key_index[i]], &e);
+    secp256k1_scalar_negate(&scalars[m], &a);
+    m++;
+  }
+  if (m == 0) { result = 1; goto done; }
+  /* then every key with its summed -(a_i e_i) (a key whose signatures all failed above has 0) */
+  for (i = 0; i < n_keys; i++) {
+    if (!secp256k1_xonly_pubkey_load(secp256k1_context_static, &points[m + i], &keys[i])) goto done;
+    secp256k1_scalar_negate(&scalars[m + i], &key_sc[i]);
+  }
+  n_points = m + n_keys;
+  /* room for the algorithm ecmult_multi_var picks for this many points, in one go */
+  if (n_points < ECMULT_PIPPENGER_THRESHOLD)
+    scratch_size = secp256k1_strauss_scratch_size(n_points) + STRAUSS_SCRATCH_OBJECTS * ALIGNMENT;
+  else
+    scratch_size = secp256k1_pippenger_scratch_size(n_points, secp256k1_pippenger_bucket_window(n_points)) +
+                   PIPPENGER_SCRATCH_OBJECTS * ALIGNMENT;
+  scratch = secp256k1_scratch_create(&default_error_callback, scratch_size);
+  if (scratch == NULL) goto done;
+  st.points = points;
+  st.scalars = scalars;
+  if (!secp256k1_ecmult_multi_var(&default_error_callback, scratch, &sum, &g_sc, nostr_batch_point, &st, n_points)) goto done;
+  result = secp256k1_gej_is_infinity(&sum);
+done:
+  if (scratch != NULL) secp256k1_scratch_destroy(&default_error_callback, scratch);
+  free(points);
+  free(scalars);
+  free(key_sc);
+  return result;
+}
+#else /* NOSTR_BATCH_VERIFY == 0 */
+int nostr_schnorrsig_verify_batch(unsigned char *ok, const unsigned char *const *sigs, const unsigned char *const *msgs,
+                                  const size_t *key_index, size_t n, const secp256k1_xonly_pubkey *keys,
+                                  const unsigned char *const *keys32, size_t n_keys) {
+  size_t i;
+  (void)sigs; (void)msgs; (void)key_index; (void)keys; (void)keys32; (void)n_keys;
+  for (i = 0; i < n; i++) ok[i] = 1;
+  return n == 0;
+}
+#endif

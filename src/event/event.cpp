@@ -1,5 +1,7 @@
 #include "event/event.hpp"
 
+#include <memory>
+
 #include "crypto/hash.hpp"
 #include "event/event_json.hpp"
 #include "json/scan.hpp"
@@ -7,11 +9,18 @@
 
 namespace nostr {
 
+namespace {
+// verify() and verify_batch() say the same
+constexpr const char* kIdMismatch = "id is not the hash of the event";
+constexpr const char* kBadSignature = "signature does not verify";
+}  // namespace
+
 kind_class classify_kind(std::int64_t kind) {
   if (kind == 0 || kind == 3 || (kind >= 10000 && kind < 20000)) return kind_class::replaceable;
   if (kind >= 20000 && kind < 30000) return kind_class::ephemeral;
   if (kind >= 30000 && kind < 40000) return kind_class::addressable;
-  return kind_class::regular;
+  if (kind >= 1 && kind < 10000) return kind_class::regular;
+  return kind_class::unknown;
 }
 
 void append_json_string(std::string& out, std::string_view s) {
@@ -85,9 +94,41 @@ result<void> verify(const event& e) {
   (void)hex::decode_to(e.id, claimed.data(), 32);
   (void)hex::decode_to(e.pubkey, pub.data(), 32);
   (void)hex::decode_to(e.sig, sig.data(), 64);
-  if (id != claimed) return make_error(errc::id_mismatch, "id is not the hash of the event");
-  if (!crypto::schnorr_verify32(sig, id, pub)) return make_error(errc::invalid_signature, "signature does not verify");
+  if (id != claimed) return make_error(errc::id_mismatch, kIdMismatch);
+  if (!crypto::schnorr_verify32(sig, id, pub)) return make_error(errc::invalid_signature, kBadSignature);
   return {};
+}
+
+std::vector<result<void>> verify_batch(const event* const* events, std::size_t n) {
+  std::vector<result<void>> out(n);
+  std::vector<crypto::schnorr_check> checks;
+  std::vector<std::size_t> at;  // checks[j] is events[at[j]]
+  checks.reserve(n);
+  at.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const event& e = *events[i];
+    if (auto shape = validate_shape(e); !shape) {
+      out[i] = shape.err();
+      continue;
+    }
+    crypto::schnorr_check c;
+    bytes32 claimed{};
+    (void)hex::decode_to(e.id, claimed.data(), 32);
+    c.msg = compute_id(e);
+    if (c.msg != claimed) {
+      out[i] = make_error(errc::id_mismatch, kIdMismatch);
+      continue;
+    }
+    (void)hex::decode_to(e.pubkey, c.pub.data(), 32);
+    (void)hex::decode_to(e.sig, c.sig.data(), 64);
+    checks.push_back(c);
+    at.push_back(i);
+  }
+  std::unique_ptr<bool[]> ok(new bool[checks.size() + 1]);
+  crypto::schnorr_verify32_batch(checks.data(), checks.size(), ok.get());
+  for (std::size_t j = 0; j < checks.size(); ++j)
+    if (!ok[j]) out[at[j]] = make_error(errc::invalid_signature, kBadSignature);
+  return out;
 }
 
 event make_unsigned(const event_template& t, std::string_view pubkey_hex) {

@@ -32,8 +32,11 @@ struct event_template {
   std::string content;
 };
 
-// NIP-01 kind ranges.
-enum class kind_class { regular, replaceable, ephemeral, addressable };
+// NIP-01 kind ranges: replaceable 0, 3 and 10000..19999; ephemeral 20000..29999; addressable
+// 30000..39999; regular the rest of 1..9999 (NIP-01 lists 1, 2, 4..44 and 1000..9999 and assigns
+// 45..999 nothing; like nostr-tools, and every relay, which stores them, those count as regular).
+// 40000..65535 and anything outside NIP-01's 0..65535 are unknown.
+enum class kind_class { regular, replaceable, ephemeral, addressable, unknown };
 kind_class classify_kind(std::int64_t kind);
 
 // Appends s as a JSON string literal with NIP-01's escaping (the same bytes JSON.stringify gives):
@@ -55,6 +58,10 @@ result<void> validate_shape(const event& e);
 
 // validate_shape, then id == sha256(serialization), then the BIP-340 signature.
 result<void> verify(const event& e);
+
+// verify() of each of n events, the same result per event, with the signatures checked together
+// (crypto::schnorr_verify32_batch): faster for a relay's backlog than n verify() calls.
+std::vector<result<void>> verify_batch(const event* const* events, std::size_t n);
 
 // Fills pubkey, id and sig. aux is BIP-340 aux randomness (pass fresh random bytes).
 event finalize(const event_template& t, const crypto::keypair& key, const bytes32& aux);

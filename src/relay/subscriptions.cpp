@@ -1,6 +1,7 @@
 #include "relay/subscriptions.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "relay/client_message.hpp"
 #include "relay/frame.hpp"
@@ -142,23 +143,29 @@ void subscriptions::forget_relay(std::string_view relay) {
                    s.relays.end());
 }
 
-outcome subscriptions::feed(std::string_view relay, std::string_view frame) {
+std::optional<outcome> subscriptions::decode(std::string_view relay, std::string_view frame, relay_message& msg) const {
   auto parsed = detail::parse_frame(frame, cfg_.max_frame_bytes);
   if (!parsed) return make_dropped(drop_reason::malformed, {}, relay, {}, parsed.err());
-  auto msg = detail::decode_relay_json(*parsed);
-  if (!msg) {
+  auto m = detail::decode_relay_json(*parsed);
+  if (!m) {
     // Name the subscription when the frame got as far as a valid one (helps the pool's counters).
     const auto& a = *parsed;
     std::string sub_id;
     if (a.size() > 1 && a[1].is_string() && detail::verb_of(a) != "OK" && detail::verb_of(a) != "NOTICE" &&
         detail::verb_of(a) != "AUTH")
       sub_id = a[1].get_ref<const std::string&>();
-    return make_dropped(drop_reason::malformed, std::move(sub_id), relay, {}, msg.err());
+    return make_dropped(drop_reason::malformed, std::move(sub_id), relay, {}, m.err());
   }
+  msg = std::move(*m);
+  return std::nullopt;
+}
+
+outcome subscriptions::dispatch(std::string_view relay, relay_message&& msg, const result<void>* verified) {
   struct visitor {
     subscriptions& self;
     std::string_view relay;
-    outcome operator()(relay_event& m) { return self.on_event(relay, std::move(m)); }
+    const result<void>* verified;
+    outcome operator()(relay_event& m) { return self.on_event(relay, std::move(m), verified); }
     outcome operator()(relay_eose& m) { return self.on_eose(relay, std::move(m)); }
     outcome operator()(relay_closed& m) { return self.on_closed(relay, std::move(m)); }
     outcome operator()(relay_ok& m) { return std::move(m); }
@@ -166,17 +173,58 @@ outcome subscriptions::feed(std::string_view relay, std::string_view frame) {
     outcome operator()(relay_auth& m) { return std::move(m); }
     outcome operator()(relay_count& m) { return std::move(m); }
   };
-  return std::visit(visitor{*this, relay}, *msg);
+  return std::visit(visitor{*this, relay, verified}, msg);
 }
 
-std::vector<outcome> subscriptions::feed_batch(std::string_view relay, const std::vector<std::string>& frames) {
+outcome subscriptions::feed(std::string_view relay, std::string_view frame) {
+  relay_message msg;
+  if (auto early = decode(relay, frame, msg)) return std::move(*early);
+  return dispatch(relay, std::move(msg), nullptr);
+}
+
+std::vector<outcome> subscriptions::feed_batch(std::string_view relay, const std::vector<std::string_view>& frames) {
+  const std::size_t n = frames.size();
+  std::vector<relay_message> msgs(n);
+  std::vector<std::optional<outcome>> early(n);
+  // The events that would reach verification if fed now. Some may not when their turn comes (an
+  // earlier frame of the batch delivers the same id, or closes the subscription): their result
+  // then goes unused. verify() depends on the event alone, so a result computed early is the one
+  // feed() would compute.
+  std::vector<const event*> to_verify;
+  std::vector<std::size_t> verify_at(n, SIZE_MAX);
+  for (std::size_t i = 0; i < n; ++i) {
+    early[i] = decode(relay, frames[i], msgs[i]);
+    if (early[i]) continue;
+    if (auto* ev = std::get_if<relay_event>(&msgs[i]); ev && wants_verify(relay, *ev)) {
+      verify_at[i] = to_verify.size();
+      to_verify.push_back(&ev->ev);
+    }
+  }
+  std::vector<result<void>> verified = verify_batch(to_verify.data(), to_verify.size());
   std::vector<outcome> out;
-  out.reserve(frames.size());
-  for (const auto& f : frames) out.push_back(feed(relay, f));
+  out.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (early[i]) out.push_back(std::move(*early[i]));
+    else out.push_back(dispatch(relay, std::move(msgs[i]), verify_at[i] == SIZE_MAX ? nullptr : &verified[verify_at[i]]));
+  }
   return out;
 }
 
-outcome subscriptions::on_event(std::string_view relay, relay_event&& m) {
+std::vector<outcome> subscriptions::feed_batch(std::string_view relay, const std::vector<std::string>& frames) {
+  return feed_batch(relay, std::vector<std::string_view>(frames.begin(), frames.end()));
+}
+
+bool subscriptions::wants_verify(std::string_view relay, const relay_event& m) const {
+  const subscription* s = find(m.sub_id);
+  const relay_entry* r = s ? s->find_relay(relay) : nullptr;
+  if (!r || !is_open(r->state) || !hex::is_lower_hex(m.ev.id, 32)) return false;
+  bytes32 id{};
+  (void)hex::decode_to(m.ev.id, id.data(), 32);
+  if (s->seen.find(id)) return false;
+  return std::any_of(s->filters.begin(), s->filters.end(), [&](const filter& f) { return matches(f, m.ev); });
+}
+
+outcome subscriptions::on_event(std::string_view relay, relay_event&& m, const result<void>* verified) {
   subscription* s = find(m.sub_id);
   if (!s)
     return make_dropped(drop_reason::unknown_subscription, std::move(m.sub_id), relay, std::move(m.ev.id),
@@ -202,7 +250,7 @@ outcome subscriptions::on_event(std::string_view relay, relay_event&& m) {
   if (std::none_of(s->filters.begin(), s->filters.end(), [&](const filter& f) { return matches(f, ev); }))
     return make_dropped(drop_reason::not_matching, std::move(m.sub_id), relay, std::move(m.ev.id),
                         make_error(errc::relay_event_not_matching, "event matches none of the subscription's filters"));
-  if (auto v = verify(ev); !v) {
+  if (auto v = verified ? *verified : verify(ev); !v) {
     drop_reason why = v.code() == errc::invalid_event ? drop_reason::malformed : drop_reason::bad_signature;
     return make_dropped(why, std::move(m.sub_id), relay, std::move(m.ev.id), v.err());
   }

@@ -108,6 +108,10 @@ class subscriptions {
 
   // One frame received from `relay`, one outcome.
   outcome feed(std::string_view relay, std::string_view frame);
+  // Frames received from `relay`, in order: the same outcomes as feeding them one by one, with
+  // the signatures of the events that would be delivered checked together (verify_batch), which
+  // is faster for a backlog (stored events before EOSE, a query's results).
+  std::vector<outcome> feed_batch(std::string_view relay, const std::vector<std::string_view>& frames);
   std::vector<outcome> feed_batch(std::string_view relay, const std::vector<std::string>& frames);
 
   // --- Queries.
@@ -141,7 +145,13 @@ class subscriptions {
   std::optional<std::int64_t> since_for(const relay_entry& r, std::int64_t now) const;
   std::string req_frame(const std::string& sub_id, const subscription& s, const relay_entry& r, std::int64_t now) const;
 
-  outcome on_event(std::string_view relay, relay_event&& m);
+  // A frame's message in msg, or the outcome of a frame that does not decode.
+  std::optional<outcome> decode(std::string_view relay, std::string_view frame, relay_message& msg) const;
+  outcome dispatch(std::string_view relay, relay_message&& msg, const result<void>* verified);
+  // Whether an EVENT would reach verification now (open here, well-formed id, not seen, matching).
+  bool wants_verify(std::string_view relay, const relay_event& m) const;
+  // verified: the event's verify() result when already known (feed_batch), else null.
+  outcome on_event(std::string_view relay, relay_event&& m, const result<void>* verified = nullptr);
   outcome on_eose(std::string_view relay, relay_eose&& m);
   outcome on_closed(std::string_view relay, relay_closed&& m);
 

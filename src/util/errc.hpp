@@ -33,6 +33,12 @@ namespace nostr {
   X(nip44_invalid_mac, "NIP44_INVALID_MAC")                                                  \
   X(nip44_invalid_padding, "NIP44_INVALID_PADDING")                                          \
   X(nip44_invalid_plaintext_length, "NIP44_INVALID_PLAINTEXT_LENGTH")                        \
+  /* NIP-49 */                                                                               \
+  X(nip49_unknown_version, "NIP49_UNKNOWN_VERSION")                                          \
+  X(nip49_invalid_payload, "NIP49_INVALID_PAYLOAD")                                          \
+  X(nip49_invalid_log_n, "NIP49_INVALID_LOG_N")                                              \
+  X(nip49_invalid_key_security, "NIP49_INVALID_KEY_SECURITY")                                \
+  X(nip49_decrypt_failed, "NIP49_DECRYPT_FAILED")                                            \
   /* NIP-59 */                                                                               \
   X(nip59_not_gift_wrap, "NIP59_NOT_GIFT_WRAP")                                              \
   X(nip59_invalid_seal, "NIP59_INVALID_SEAL")                                                \
@@ -100,6 +106,18 @@ namespace nostr {
   X(agx_nip05_response_invalid, "AGX_NIP05_RESPONSE_INVALID")                                \
   X(agx_seen_snapshot_invalid, "AGX_SEEN_SNAPSHOT_INVALID")                                  \
   X(agx_overloaded, "AGX_OVERLOADED")                                                        \
+  /* NIP-04, NIP-05, NIP-21, NIP-98 (the nostr-tools modules of issue 22) */                 \
+  X(nip04_invalid_payload, "NIP04_INVALID_PAYLOAD")                                          \
+  X(nip05_invalid, "NIP05_INVALID")                                                          \
+  X(nip05_response_invalid, "NIP05_RESPONSE_INVALID")                                        \
+  X(nip05_not_found, "NIP05_NOT_FOUND")                                                      \
+  X(nip21_invalid, "NIP21_INVALID")                                                          \
+  X(nip98_invalid_token, "NIP98_INVALID_TOKEN")                                              \
+  X(nip98_wrong_kind, "NIP98_WRONG_KIND")                                                    \
+  X(nip98_stale, "NIP98_STALE")                                                              \
+  X(nip98_wrong_url, "NIP98_WRONG_URL")                                                      \
+  X(nip98_wrong_method, "NIP98_WRONG_METHOD")                                                \
+  X(nip98_wrong_payload, "NIP98_WRONG_PAYLOAD")                                              \
   /* misuse by the local caller */                                                           \
   X(invalid_argument, "INVALID_ARGUMENT")                                                    \
   X(internal, "INTERNAL")

@@ -55,7 +55,11 @@ static void route_everywhere(const inbound_message& m) {
     route_decision d = route(m, handlers, pending, *policy);
     FUZZ_CHECK(!d.send_receipt || d.action == route_action::run_handler);
     FUZZ_CHECK(!d.may_auto_reply || d.action == route_action::run_handler);
-    if (!m.task) FUZZ_CHECK(d.action == route_action::deliver_plain);
+    // Not a task: delivered as a plain message, or dropped for an unknown content type (the
+    // default; route_options keeps them), never a receipt, a handler run or a settled request.
+    if (!m.task)
+      FUZZ_CHECK(d.action == route_action::deliver_plain ||
+                 (d.action == route_action::drop && d.reason == route_reason::unknown_content_type));
     (void)route_action_name(d.action);
     (void)route_reason_name(d.reason);
     (void)after_host_verdict(d, true);

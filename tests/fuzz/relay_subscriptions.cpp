@@ -2,10 +2,12 @@
 // each an operation: F<frame> / G<frame> feed relay A / B, D disconnects A, R resubscribes A,
 // C closes subscription s2, Q sends s1's REQ to B again. Invariants: a delivered event verifies,
 // matches its subscription's filters and is delivered once per subscription; nothing is delivered
-// for a closed subscription.
+// for a closed subscription. A twin machine gets the same script with each run of consecutive F
+// lines fed as one batch (feed_batch: signatures checked together): its outcomes must be the same.
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "event/filter.hpp"
 #include "relay/subscriptions.hpp"
@@ -14,16 +16,40 @@
 using namespace nostr;
 using namespace nostr::relay;
 
+namespace {
+
+// What must agree between feed and feed_batch: the outcome's kind, and the delivered event or the
+// drop's reason and code.
+std::string summary(const outcome& o) {
+  std::string s(1, static_cast<char>('0' + o.index()));
+  if (auto* d = std::get_if<deliver>(&o)) s += d->sub_id + "/" + d->ev.id;
+  if (auto* x = std::get_if<dropped>(&o)) s += std::string(drop_reason_name(x->reason)) + "/" + errc_name(x->err.code);
+  return s;
+}
+
+}  // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view in = fuzz::text(data, size);
-  subscriptions subs;
-  FUZZ_CHECK(subs.open("s1", {parse_filter("{}").value()}).ok());
-  FUZZ_CHECK(subs.open("s2", {parse_filter("{\"kinds\":[1,13,1059]}").value()}).ok());
+  subscriptions subs, twin;
   const std::int64_t now = 1700000000;
-  for (const char* relay : {"wss://a", "wss://b"}) {
-    FUZZ_CHECK(subs.req_for("s1", relay, now).ok());
-    FUZZ_CHECK(subs.req_for("s2", relay, now).ok());
+  for (subscriptions* m : {&subs, &twin}) {
+    FUZZ_CHECK(m->open("s1", {parse_filter("{}").value()}).ok());
+    FUZZ_CHECK(m->open("s2", {parse_filter("{\"kinds\":[1,13,1059]}").value()}).ok());
+    for (const char* relay : {"wss://a", "wss://b"}) {
+      FUZZ_CHECK(m->req_for("s1", relay, now).ok());
+      FUZZ_CHECK(m->req_for("s2", relay, now).ok());
+    }
   }
+  std::vector<std::string_view> batch;  // F lines not yet fed to the twin
+  std::vector<std::string> expected;    // their outcomes from subs
+  auto flush = [&] {
+    std::vector<outcome> got = twin.feed_batch("wss://a", batch);
+    FUZZ_CHECK(got.size() == expected.size());
+    for (std::size_t i = 0; i < got.size(); ++i) FUZZ_CHECK(summary(got[i]) == expected[i]);
+    batch.clear();
+    expected.clear();
+  };
   std::set<std::pair<std::string, std::string>> delivered;
   bool s2_closed = false;
   int ops = 0;
@@ -34,12 +60,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (line.empty()) continue;
     const char op = line[0];
     line.remove_prefix(1);
+    if (op != 'F') flush();
     switch (op) {
-      case 'D': subs.relay_disconnected("wss://a"); continue;
-      case 'R': (void)subs.resubscribe("wss://a", now + ops); continue;
-      case 'Q': (void)subs.req_for("s1", "wss://b", now + ops); continue;
+      case 'D': subs.relay_disconnected("wss://a"); twin.relay_disconnected("wss://a"); continue;
+      case 'R': (void)subs.resubscribe("wss://a", now + ops); (void)twin.resubscribe("wss://a", now + ops); continue;
+      case 'Q': (void)subs.req_for("s1", "wss://b", now + ops); (void)twin.req_for("s1", "wss://b", now + ops); continue;
       case 'C': {
         auto c = subs.close("s2");
+        (void)twin.close("s2");
         if (c.ok()) s2_closed = true;
         continue;
       }
@@ -48,6 +76,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       default: continue;
     }
     outcome o = subs.feed(op == 'F' ? "wss://a" : "wss://b", line);
+    if (op == 'F') {
+      batch.push_back(line);
+      expected.push_back(summary(o));
+    } else {
+      FUZZ_CHECK(summary(twin.feed("wss://b", line)) == summary(o));
+    }
     if (auto* d = std::get_if<deliver>(&o)) {
       FUZZ_CHECK(verify(d->ev).ok());
       FUZZ_CHECK(!(s2_closed && d->sub_id == "s2"));
@@ -59,7 +93,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       FUZZ_CHECK(delivered.insert({d->sub_id, d->ev.id}).second);
     }
   }
-  (void)subs.seen_count("s1");
+  flush();
+  FUZZ_CHECK(subs.seen_count("s1") == twin.seen_count("s1"));
   (void)subs.resume_since("s1", "wss://a", now + 100);
   return 0;
 }

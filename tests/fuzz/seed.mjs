@@ -162,4 +162,29 @@ seeds('relay_subscriptions', events.map((e) => `F["EVENT","s1",${e}]\nG["EVENT",
 seeds('agx_nip05', nip05Ids, [[0]]);
 seeds('agx_nip05', nip05Bodies, [[1]]);
 seeds('agx_unwrap', [JSON.stringify(rumor), JSON.stringify({ ...rumor, kind: 3839, content: agx[3], tags: [['p', hex('c')], ['e', hex('d')]] })], [[2]]);
+// verify_batch: opcode streams (see tests/fuzz/verify_batch.cpp), and the BIP-340 vectors'
+// 32-byte-message rows as raw entries (op 2) among valid ones.
+{
+  const dir = join(out, 'verify_batch');
+  mkdirSync(dir, { recursive: true });
+  const put = (data) => {
+    writeFileSync(join(dir, createHash('sha1').update(data).digest('hex')), data);
+    files++;
+  };
+  put(Buffer.from([0, 0, 0, 5, 0, 9, 1, 3, 70, 1, 3, 0, 2, 0, 31]));
+  put(Buffer.from([...Array(40)].flatMap((_, k) => [0, k])));
+  put(Buffer.concat([Buffer.from([0, 1, 2]), Buffer.alloc(128, 0xff), Buffer.from([0, 2, 2]), Buffer.alloc(128, 0)]));
+  const csv = join(vectorsDir, 'bip340-test-vectors.csv');
+  if (existsSync(csv)) {
+    const rows = readFileSync(csv, 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+    const raw = rows.filter((r) => r[4]?.length === 64 && r[5]?.length === 128);
+    put(Buffer.concat(raw.flatMap((r) => [Buffer.from([0, 7, 0, 8, 2]), Buffer.from(r[5] + r[4] + r[2], 'hex')])));
+  }
+}
+// NIP-49: nostr-tools' ncryptsecs of log_n 1 to 3, with their password's index (tests/fuzz/nip49.cpp).
+const nip49Vectors = JSON.parse(readFileSync(join(root, 'tests', 'vectors', 'nip49.json'), 'utf8')).nostr_tools;
+const nip49Passwords = ['777z7z7z7z7z7z7z', '.ksjabdk.aselqwe', ''];
+for (const v of nip49Vectors.filter((v) => v.log_n <= 3 && nip49Passwords.includes(v.password)))
+  seeds('nip49', [v.ncryptsec], [[0, nip49Passwords.indexOf(v.password)]]);
+seeds('nip49', ['k'.repeat(32) + 'a password'], [[1, 0], [1, 5]]);
 console.log(`seed corpora: ${files} files in ${out} (${events.length} events, ${bech32.length} NIP-19, ${payloads.length} NIP-44, ${jsonTexts.length} JSON and ${envelopes.length} envelope literals from the tests)`);

@@ -229,11 +229,11 @@ describe('NIP-XX sessions and run stores', () => {
     const nobody = LocalSigner.generate(); // no agent behind this key
     try {
       const pool = newPool();
-      const run = prompt({ pool, signer: client, store, agent: nobody.publicKey, message: 'anyone?', idleTimeout: 200 });
+      const run = prompt({ pool, signer: client, store, agent: nobody.publicKey, message: 'anyone?', idleTimeout: 1500 }); // long enough for the publish on a loaded machine
       assert.equal(await run.sent, true);
       await assert.rejects(run.result, { code: 'RUN_INCOMPLETE' });
       assert.equal((await store.getRun(run.id)).state, 'open');
-      const again = await resumeRun({ pool, signer: client, store, id: run.id, idleTimeout: 100 });
+      const again = await resumeRun({ pool, signer: client, store, id: run.id, idleTimeout: 500 });
       await assert.rejects(again.result, { code: 'RUN_INCOMPLETE' });
       assert.throws(() => prompt({ pool, signer: client, agent: nobody.publicKey, message: 'x', idleTimeout: -5 }), { code: 'INVALID_ARGUMENT' });
     } finally {

@@ -1,9 +1,10 @@
-// AGX in a real browser (headless Chromium): an AgxClient whose signer is an injected window.nostr
-// (Nip07Signer: the page's code never holds the key) completes a task with a Node agent through the
-// dev relay with the AGX policy, serves one back, and keeps its replay state in IndexedDB.
+// AGX in real browsers (Chromium, Firefox ESR, WebKitGTK): an AgxClient whose signer is an injected
+// window.nostr (Nip07Signer: the page's code never holds the key) completes a task with a Node agent
+// through the dev relay with the AGX policy, serves one back, and keeps its replay state in IndexedDB.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useBrowserSite } from '../support/browser-site.js';
+import { forEachEngine } from '../support/engines.js';
 import { nostr } from './helpers.js';
 
 const PAGE = `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module">
@@ -132,62 +133,64 @@ try {
 window.__result = out;
 </script>`;
 
-const site = useBrowserSite({ name: 'agx-browser', pages: { 'agx.html': PAGE, 'agx-idb.html': IDB_PAGE, 'agx-nip05.html': NIP05_PAGE }, relay: { memory: true, agxPolicy: true } });
+const site = useBrowserSite({ name: 'agx-browser', pages: { 'agx.html': PAGE, 'agx-idb.html': IDB_PAGE, 'agx-nip05.html': NIP05_PAGE }, relay: { memory: true, agxPolicy: true }, chromium: false });
 
-test('browser: an AgxClient on an injected window.nostr completes a task with a Node agent and serves one back', { timeout: 90_000 }, async () => {
-  const signer = nostr.LocalSigner.generate();
-  const echoes = [];
-  const node = new nostr.agx.AgxClient({
-    signer,
-    relays: [site.relay.url],
-    authorize: ({ capability }) => capability === 'math.add',
-    pollInterval: 0,
-    onWarning: () => {},
+forEachEngine((engine) => {
+  test('browser: an AgxClient on an injected window.nostr completes a task with a Node agent and serves one back', { timeout: 90_000 }, async () => {
+    const signer = nostr.LocalSigner.generate();
+    const echoes = [];
+    const node = new nostr.agx.AgxClient({
+      signer,
+      relays: [site.relay.url],
+      authorize: ({ capability }) => capability === 'math.add',
+      pollInterval: 0,
+      onWarning: () => {},
+    });
+    node.handle('math.add', ({ a, b }, ctx) => {
+      // ask the browser for something in return
+      node.request(ctx.from, 'browser.echo', { n: 7 }, { timeout: 20000 }).then((r) => echoes.push(r), (e) => echoes.push(e));
+      return a + b;
+    });
+    await node.start();
+    try {
+      const r = await engine.runPage(site.url('agx.html', { relay: site.relay.url, peer: signer.publicKey }), { timeoutMs: 80_000 });
+      assert.equal(r.result.error, undefined, r.result.error);
+      assert.equal(r.result.sum, 42);
+      assert.deepEqual(r.result.echoPayload, { n: 7 });
+      for (let i = 0; i < 100 && echoes.length === 0; i++) await new Promise((res) => setTimeout(res, 50));
+      assert.deepEqual(echoes, [{ echo: { n: 7 }, from: 'browser' }]);
+      assert.ok(r.result.calls.sign >= 3 && r.result.calls.encrypt >= 3 && r.result.calls.decrypt >= 6, JSON.stringify(r.result.calls));
+      assert.ok(r.result.stored >= 4, `ids kept in IndexedDB: ${r.result.stored}`);
+      assert.equal(typeof r.result.cursor, 'number');
+      assert.equal(r.result.repoll.processed, 0);
+      assert.equal(r.result.handledTwice, undefined);
+      assert.deepEqual(r.problems, []);
+    } finally {
+      await node.stop();
+      signer.dispose();
+    }
   });
-  node.handle('math.add', ({ a, b }, ctx) => {
-    // ask the browser for something in return
-    node.request(ctx.from, 'browser.echo', { n: 7 }, { timeout: 20000 }).then((r) => echoes.push(r), (e) => echoes.push(e));
-    return a + b;
-  });
-  await node.start();
-  try {
-    const r = await site.run('agx.html', { relay: site.relay.url, peer: signer.publicKey }, { timeoutMs: 80_000 });
+
+  test('browser: IndexedDbSeenStore keeps task records; a version-1 database (the previous format) upgrades with its entries and cursor', { timeout: 60_000 }, async () => {
+    const r = await engine.runPage(site.url('agx-idb.html'), { timeoutMs: 50_000 });
     assert.equal(r.result.error, undefined, r.result.error);
-    assert.equal(r.result.sum, 42);
-    assert.deepEqual(r.result.echoPayload, { n: 7 });
-    for (let i = 0; i < 100 && echoes.length === 0; i++) await new Promise((res) => setTimeout(res, 50));
-    assert.deepEqual(echoes, [{ echo: { n: 7 }, from: 'browser' }]);
-    assert.ok(r.result.calls.sign >= 3 && r.result.calls.encrypt >= 3 && r.result.calls.decrypt >= 6, JSON.stringify(r.result.calls));
-    assert.ok(r.result.stored >= 4, `ids kept in IndexedDB: ${r.result.stored}`);
-    assert.equal(typeof r.result.cursor, 'number');
-    assert.equal(r.result.repoll.processed, 0);
-    assert.equal(r.result.handledTwice, undefined);
+    assert.deepEqual(r.result.old.entries.map((e) => e[0][0]), ['a']);
+    assert.equal(r.result.old.cursor, 77);
+    assert.deepEqual(r.result.old.tasks, []);
+    assert.equal(r.result.badCode, 'INVALID_ARGUMENT');
+    assert.deepEqual(r.result.tasks, [['b', 'accepted'], ['c', 'done']]);
+    assert.equal(r.result.entries, 1);
+    assert.equal(r.result.cursor, 77);
     assert.deepEqual(r.problems, []);
-  } finally {
-    await node.stop();
-    signer.dispose();
-  }
-});
+  });
 
-test('browser: IndexedDbSeenStore keeps task records; a version-1 database (the previous format) upgrades with its entries and cursor', { timeout: 60_000 }, async () => {
-  const r = await site.run('agx-idb.html', {}, { timeoutMs: 50_000 });
-  assert.equal(r.result.error, undefined, r.result.error);
-  assert.deepEqual(r.result.old.entries.map((e) => e[0][0]), ['a']);
-  assert.equal(r.result.old.cursor, 77);
-  assert.deepEqual(r.result.old.tasks, []);
-  assert.equal(r.result.badCode, 'INVALID_ARGUMENT');
-  assert.deepEqual(r.result.tasks, [['b', 'accepted'], ['c', 'done']]);
-  assert.equal(r.result.entries, 1);
-  assert.equal(r.result.cursor, 77);
-  assert.deepEqual(r.problems, []);
-});
-
-test('browser: verifyNip05 without a fetch option uses globalThis.fetch (no DNS, no node:https) and refuses a redirect', { timeout: 60_000 }, async () => {
-  const r = await site.run('agx-nip05.html', {}, { timeoutMs: 50_000 });
-  assert.equal(r.result.error, undefined, r.result.error);
-  assert.deepEqual([r.result.ok, r.result.other], [true, false]);
-  assert.deepEqual(r.result.seen[0], { url: 'https://ok.example.com/.well-known/nostr.json?name=bob', redirect: 'manual', credentials: 'omit' });
-  assert.equal(r.result.seen.length, 2);
-  assert.equal(r.result.redirectCode, 'AGX_NIP05_REDIRECT');
-  assert.deepEqual(r.problems, []);
+  test('browser: verifyNip05 without a fetch option uses globalThis.fetch (no DNS, no node:https) and refuses a redirect', { timeout: 60_000 }, async () => {
+    const r = await engine.runPage(site.url('agx-nip05.html'), { timeoutMs: 50_000 });
+    assert.equal(r.result.error, undefined, r.result.error);
+    assert.deepEqual([r.result.ok, r.result.other], [true, false]);
+    assert.deepEqual(r.result.seen[0], { url: 'https://ok.example.com/.well-known/nostr.json?name=bob', redirect: 'manual', credentials: 'omit' });
+    assert.equal(r.result.seen.length, 2);
+    assert.equal(r.result.redirectCode, 'AGX_NIP05_REDIRECT');
+    assert.deepEqual(r.problems, []);
+  });
 });

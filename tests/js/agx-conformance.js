@@ -9,6 +9,10 @@ const B = 'agx-browser.test.js';
 const S = 'agx-status.test.js';
 const R = 'relay-server.test.js';
 const E = 'agx-exactly-once.test.js';
+const RT = 'agx-routing.test.js';
+const NP = 'agx-nopush.test.js';
+const ED = 'agx-edges.test.js';
+const V = 'agx-unwrap-vectors.test.js';
 const F = 'agx-replay-flood.test.js';
 
 export const RULES = [
@@ -20,7 +24,7 @@ export const RULES = [
   { section: 'Transport envelope', level: 'SHOULD/MUST NOT', rule: 'seal and wrap created_at randomized up to 172800 s into the past, never the future',
     tests: ['native:agx_envelope_test.created_at_of_seal_and_wrap_within_two_days_never_future', `js:${A}:wraps with PoW >= 12, expiration = created_at + 30 d, backdated, and unwraps a message`] },
   { section: 'Transport envelope', level: 'MUST', rule: 'discard unless the seal is a validly signed kind 13, rumor pubkey = seal signer, rumor id = its hash, rumor p-tags us',
-    tests: ['native:agx_envelope_test.every_nip59_check_has_its_code', `js:${C}:two p tags, no expiration, 11-bit PoW: invalid (recorded nowhere); bad seal signature, forged author: discarded (cached); future: retried; nothing reaches a handler`] },
+    tests: ['native:agx_envelope_test.every_nip59_check_has_its_code', 'native:conformance_test.agx_unwrap_independent', `js:${C}:two p tags, no expiration, 11-bit PoW: invalid (recorded nowhere); bad seal signature, forged author: discarded (cached); future: retried; nothing reaches a handler`, `js:${V}:every case through unwrapAgx (LocalSigner and raw key) and unwrapAgxAsync (a nostr-tools signer)`] },
   { section: 'Transport envelope', level: 'MUST', rule: 'an inbox poll reaches at least MAX_WRAP_BACKDATE_SEC behind its cursor (+ overlap)',
     tests: ['native:agx_cursor_test.advances_only_after_complete_polls_to_the_clock_read_before', `js:${C}:advances only after a complete poll, to the clock read before it; since = cursor - (overlap + 172800)`] },
   { section: 'Transport envelope', level: 'MUST', rule: 'a durable replay store retains processed ids longer than the whole window',
@@ -47,8 +51,8 @@ export const RULES = [
   { section: 'Signing', level: 'MUST', rule: 'an unavailable signer is distinguished from bad input; such a poll discards nothing and reports itself incomplete; only bad input marks a wrap never to be retried',
     tests: [`js:${C}:an unavailable signer makes the poll incomplete and discards nothing; bad input is discarded once`, `js:${C}:classifies errors: AgxSignerUnavailableError, SIGNER_UNAVAILABLE, unavailable: true vs anything else`] },
   // Content types
-  { section: 'Content types', level: 'MUST', rule: 'default application/a2a+json; unknown content types are ignored, never mis-parsed',
-    tests: ['native:agx_payload_test.content_types_dispatch_and_unknown_is_never_misparsed', `js:${A}:task request, result, receipt: classes and parsed payloads`] },
+  { section: 'Content types', level: 'MUST', rule: 'default application/a2a+json; unknown content types are ignored (dropped, as the reference does; kept only by explicit option, then unanswered), never mis-parsed',
+    tests: ['native:agx_payload_test.content_types_dispatch_and_unknown_is_never_misparsed', 'native:agx_route_test.unknown_content_types_are_dropped_unless_the_host_keeps_them', `js:${A}:task request, result, receipt: classes and parsed payloads`, `js:${ED}:a message of an unknown content type is dropped (and reported) by default; keepUnknownContentTypes delivers it, unanswered`] },
   // Task lifecycle
   { section: 'Task lifecycle', level: 'MUST', rule: 'request {t:"req", taskId, capability, payload} and result {t:"res", taskId, status, output?, error?} labelled application/agx-task+json, contextId = taskId',
     tests: ['native:agx_task_test.envelope_bytes_match_the_reference_shape', 'native:agx_task_test.request_and_result_rumors', `js:${A}:task request, result, receipt: classes and parsed payloads`] },
@@ -56,13 +60,15 @@ export const RULES = [
     tests: ['native:agx_task_test.states_and_transitions', `js:${A}:a plain message, a task with receipt + result, a denied request, a replay, an unknown capability`] },
   { section: 'Task lifecycle', level: 'MUST', rule: 'working / input-required are status updates (our envelopes {t:"status"} and {t:"input"}, bound to the task\'s peer like results); a reference peer sees them as plain messages',
     tests: ['native:agx_task_test.status_and_input_envelopes', 'native:agx_route_test.status_updates_and_input_are_bound_to_their_peer', `js:${S}:working and input-required reach the requester as typed updates; the answer resumes the handler`, `js:${S}:works the same with external signers (not LocalSigner: the NIP-07 path) on both sides`, `js:${S}:mallory can neither fake a status update nor answer someone else's input request`, `js:${S}:a status update for no request of ours goes to the plain path, unanswered`, `js:${S}:status and input rumors are built by the core: bad states, oversize notes and non-JSON input are refused`] },
+  { section: 'Task lifecycle', level: 'OURS', rule: 'status / input envelopes go only to requesters that said they understand them (their request\'s "accepts"); a reference-shaped request gets a receipt and its result, nothing else',
+    tests: ['native:agx_task_test.a_request_says_which_updates_its_requester_understands', `js:${ED}:an AgxClient requester says it understands them: working and input-required reach it, its answer resumes the handler`, `js:${ED}:a reference-shaped request (no "accepts") gets a receipt and its result, and no status update`, `js:${ED}:a request that accepts status only gets working, never an input-required it could not answer`] },
   { section: 'Error boundary', level: 'MUST', rule: 'a thrown handler error reaches the peer as "handler failed" (logged locally); AgxPublicError text verbatim',
     tests: ['native:agx_task_test.error_boundary', `js:${C}:an oversize request fails before sending; a thrown handler error reaches the peer as "handler failed"`, `js:${A}:a plain message, a task with receipt + result, a denied request, a replay, an unknown capability`] },
   // Capability matching
   { section: 'Capability matching', level: 'MUST', rule: 'exact keys, "ns.*" namespaces, "*"; non-string entries ignored',
     tests: ['native:agx_capability_test.exact_namespace_and_all', 'native:agx_capability_test.handler_lookup_prefers_the_most_specific', `js:${A}:capability matching`] },
   { section: 'Unhandled task traffic', level: 'MUST', rule: 'task traffic we cannot service (unknown capability, unmatched/late result, malformed) is never auto-replied and goes to the plain path',
-    tests: ['native:agx_route_test.unserviceable_task_traffic_is_never_auto_replied', `js:${A}:a plain message, a task with receipt + result, a denied request, a replay, an unknown capability`] },
+    tests: ['native:agx_route_test.unserviceable_task_traffic_is_never_auto_replied', 'native:agx_route_test.denied_and_unserviceable_traffic_may_not_be_answered', `js:${A}:a plain message, a task with receipt + result, a denied request, a replay, an unknown capability`, `js:${ED}:denied and unserviceable task traffic has no reply handle; a plain message has one`] },
   // Correlation & replay
   { section: 'Correlation & replay', level: 'MUST', rule: 'result sender binding: a result from another peer is dropped and the request stays open',
     tests: ['native:agx_pending_test.result_sender_binding', 'native:agx_route_test.results_settle_only_from_the_bound_peer', `js:${A}:a forged result from another sender is dropped; the request stays open for the real one`] },
@@ -82,7 +88,7 @@ export const RULES = [
   { section: 'Authorization', level: 'MUST/SHOULD', rule: 'nothing configured: deny, with a one-time warning',
     tests: [`js:${A}:warns once when nothing is configured, and denies`] },
   { section: 'Authorization', level: 'MUST', rule: 'a denied request gets no reply and no receipt, never reaches a handler, and is delivered to onMessage',
-    tests: ['native:agx_route_test.denied_request_gets_nothing_back_and_goes_to_the_plain_path', `js:${A}:a plain message, a task with receipt + result, a denied request, a replay, an unknown capability`] },
+    tests: ['native:agx_route_test.denied_request_gets_nothing_back_and_goes_to_the_plain_path', `js:${A}:a plain message, a task with receipt + result, a denied request, a replay, an unknown capability`, `js:${ED}:denied and unserviceable task traffic has no reply handle; a plain message has one`] },
   { section: 'Receipts', level: 'MUST', rule: 'an allowed request gets a receipt (before the handler runs) and its result',
     tests: ['native:agx_route_test.allowed_request_runs_with_a_receipt_first', `js:${A}:a plain message, a task with receipt + result, a denied request, a replay, an unknown capability`] },
   // Automated-reply depth
@@ -109,7 +115,13 @@ export const RULES = [
   { section: 'NIP inventory: NIP-05', level: 'MUST', rule: 'NIP-05 handles verified over https only, public host, no redirects, <= 100 KB, 5 s',
     tests: ['native:agx_nip05_test.identifier_parsing', 'native:agx_nip05_test.response_parsing_and_comparison', `js:${D}:verifies a mapping, and says false for another key; only https URLs are fetched`, `js:${D}:refuses redirects, oversize bodies, slow hosts, errors and junk with typed errors`, `js:${D}:public hosts only: by spelling everywhere, by DNS in Node`] },
   { section: 'NIP inventory: NIP-65', level: 'MUST', rule: 'relay list 10002 published and resolved',
-    tests: [`js:${D}:publishes and resolves read/write relays; the newest list wins; bad URLs are refused`] },
-  { section: 'AgxClient start()', level: 'MUST', rule: 'advertising is opt-in (cards are public; retraction best-effort)',
-    tests: [`js:${D}:start({advertise: true}) publishes the card (our handlers) and the relay list; start() alone publishes nothing`] },
+    tests: [`js:${D}:publishes and resolves read/write relays; the newest list wins; bad URLs are refused`, `js:${D}:advertising merges our relays into the key\'s own NIP-65 list and leaves a list that has them alone`, 'native:agx_relay_routes_test.the_advertised_list_keeps_the_users_other_relays_and_adds_ours'] },
+  { section: 'NIP inventory: NIP-65', level: 'MUST', rule: 'every wrap goes to our relays plus the recipient\'s inbox (read) relays (the reference\'s publishMessage / publishReceipt); no list: ours',
+    tests: [`js:${RT}:two agents on disjoint relays find each other through a third relay and complete tasks and messages both ways`, `js:${RT}:a recipient without a relay list still gets ours (and answers on ours)`, 'native:agx_relay_routes_test.targets_are_ours_plus_the_peers_inbox_cached_with_a_lifetime'] },
+  { section: 'NIP inventory: NIP-65', level: 'MUST', rule: 'a peer\'s relays are dialed only when wss:// on a public host (by spelling, and by DNS in Node), at most 10 of the first 20, cached 10 min in a bounded cache (local relays only when allowed)',
+    tests: ['native:agx_relay_routes_test.only_wss_urls_on_public_host_names_unless_local_is_allowed', 'native:agx_relay_routes_test.a_list_of_thousands_is_read_no_further_than_twenty_candidates_and_ten_relays', 'native:agx_relay_routes_test.the_cache_holds_at_most_cap_peers_expired_ones_go_first', `js:${RT}:only wss:// relays on public hosts count, by spelling and by DNS; local ones only when allowed`, `js:${RT}:a list is looked up once, cached, and a long one is cut to ten relays`] },
+  { section: 'Cursor advance', level: 'OURS', rule: 'while a request waits, the inbox (and the peer\'s outbox relays) is polled after 3 s, backing off to 30 s (the reference polls every 3 s): answers arrive from relays that never push live events',
+    tests: ['native:agx_poll_schedule_test.a_waiting_request_polls_after_three_seconds_then_backs_off_to_thirty', 'native:agx_poll_schedule_test.requests_never_postpone_a_poll_and_a_running_poll_keeps_its_turn', `js:${NP}:a request resolves within its timeout: the requester polls while it waits`, `js:${NP}:request --poll-interval: answered on a relay that never pushes, from serve --poll-interval`, `js:${RT}:a requester that never advertised gets its answer from the peer\'s outbox relays`] },
+  { section: 'AgxClient start()', level: 'MUST', rule: 'the seed\'s defaults: the library\'s start() advertises (Agent Card and relay list) unless advertise: false; the CLI\'s serve only with --advertise (cards are public; retraction best-effort)',
+    tests: [`js:${D}:start() publishes the card (our handlers) and the relay list unless advertise: false; an AgxRequester publishes neither`, `js:${D}:a card or relay list no relay takes is reported to onError; the client still runs`, 'js:cli.test.js:serve --advertise publishes the Agent Card; card reads it; an unknown key has none'] },
 ];

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { nostr } from './helpers.js';
 import { startDevRelay } from '../support/relays.js';
+import { startScriptedRelay } from './pool-helpers.js';
 
 const { agx, LocalSigner, RelayPool, NostrError } = nostr;
 
@@ -93,23 +94,75 @@ describe('AGX discovery', () => {
       assert.throws(() => agx.parseAgentCard(null), { code: 'AGX_CARD_INVALID' });
     });
 
-    it('start({advertise: true}) publishes the card (our handlers) and the relay list; start() alone publishes nothing', async () => {
+    it('start() publishes the card (our handlers) and the relay list unless advertise: false; an AgxRequester publishes neither', async () => {
       const s = sign();
       const quiet = new agx.AgxClient({ signer: s, pool, authorize: 'accept-all', pollInterval: 0 });
       quiet.handle('q.x', () => 1);
-      await quiet.start();
+      const none = await quiet.start({ advertise: false });
       await quiet.stop();
-      assert.equal(await agx.fetchAgentCard(pool, s.publicKey), null, 'advertising is opt-in');
+      assert.equal(none.card, undefined);
+      assert.equal(await agx.fetchAgentCard(pool, s.publicKey), null, 'advertise: false publishes no card');
+      assert.equal(await agx.resolveRelayList(pool, s.publicKey), null, 'nor a relay list');
+      const requester = new agx.AgxRequester({ signer: s, pool, pollInterval: 0 });
+      await requester.start();
+      await requester.stop();
+      assert.equal(await agx.resolveRelayList(pool, s.publicKey), null, "an AgxRequester's start() advertises nothing");
+
       const c = new agx.AgxClient({ signer: s, pool, authorize: 'accept-all', pollInterval: 0, identity: { org: 'Acme', nip05: 'agent@acme.example' } });
       c.handle('invoice.review', () => 1).handle('invoice.*', () => 2);
-      const out = await c.start({ advertise: true });
+      const out = await c.start(); // the seed's default: advertise
       assert.equal(out.card.event.kind, 11337);
+      assert.equal(out.relayList.event.kind, 10002);
       const card = await agx.fetchAgentCard(pool, s.publicKey);
       assert.deepEqual(card.capabilities, ['invoice.review', 'invoice.*']);
       assert.equal(card.org, 'Acme');
       assert.deepEqual(card.relays, [relay.url]);
       assert.deepEqual((await agx.resolveRelayList(pool, s.publicKey)).relays, [relay.url]);
       await c.stop();
+    });
+
+    it("advertising merges our relays into the key's own NIP-65 list and leaves a list that has them alone", async () => {
+      const s = sign();
+      const own = await agx.publishRelayList(s, pool, {
+        relays: ['wss://home.example.com', { url: relay.url, read: true, write: false }],
+        relaysToPublish: [relay.url],
+        now: Math.floor(Date.now() / 1000) - 60,
+      });
+      const c = new agx.AgxClient({ signer: s, pool, authorize: 'accept-all', pollInterval: 0 });
+      const out = await c.start();
+      await c.stop();
+      // the user's other relay stays; ours, listed for reading only, is now read and write
+      assert.deepEqual(out.relayList.event.tags, [['r', 'wss://home.example.com'], ['r', relay.url]]);
+      assert.ok(out.relayList.event.created_at >= own.event.created_at);
+      const list = await agx.resolveRelayList(pool, s.publicKey);
+      assert.deepEqual(list.read, ['wss://home.example.com', relay.url]);
+      assert.deepEqual(list.write, ['wss://home.example.com', relay.url]);
+      // a second start finds ours listed: nothing is published again
+      const again = new agx.AgxClient({ signer: s, pool, authorize: 'accept-all', pollInterval: 0 });
+      const second = await again.start();
+      await again.stop();
+      assert.equal(second.relayList.event, null);
+      assert.equal((await agx.resolveRelayList(pool, s.publicKey)).id, list.id);
+    });
+
+    it('a card or relay list no relay takes is reported to onError; the client still runs', async () => {
+      const s = sign();
+      const errors = [];
+      // a relay that serves reads (EOSE at once) and refuses every write
+      const strict = await startScriptedRelay((ws, msg) => {
+        if (msg?.[0] === 'REQ') ws.send(JSON.stringify(['EOSE', msg[1]]));
+        if (msg?.[0] === 'EVENT') ws.send(JSON.stringify(['OK', msg[1].id, false, 'blocked: read-only relay']));
+      });
+      try {
+        const c = new agx.AgxClient({ signer: s, relays: [strict.url], authorize: 'accept-all', pollInterval: 0, onError: (e) => errors.push(e) });
+        const out = await c.start();
+        assert.equal(out.poll.complete, true);
+        assert.equal(out.card, undefined);
+        assert.deepEqual(errors.map((e) => e.code), ['AGX_PUBLISH_FAILED', 'AGX_PUBLISH_FAILED']);
+        await c.stop();
+      } finally {
+        await strict.close();
+      }
     });
   });
 

@@ -5,7 +5,7 @@
 // check can fail, each a typed verdict within the timeout. NIP-05, "Security Constraints":
 // "Fetchers MUST ignore any HTTP redirects given by the /.well-known/nostr.json endpoint": a
 // redirect is refused (AGX_NIP05_REDIRECT), never followed. Without a `fetch` option (the default
-// Node fetch, js/agx/nip05-https.js): a host that rebinds its name to a private address between the
+// Node fetch, js/nip05-https.js): a host that rebinds its name to a private address between the
 // check and the connection is refused (AGX_NIP05_NOT_PUBLIC); that GET itself runs against the
 // same server (redirects returned, not followed; the body cap; the signal).
 import { describe, it, before, after } from 'node:test';
@@ -16,7 +16,7 @@ import { nostr } from './helpers.js';
 import { startDevRelay } from '../support/relays.js';
 import { pinnedHttpsFetch, selfSignedCert } from '../support/tls.js';
 import { checkNip05 } from '../../js/cli/agx-adapter.js';
-import { checkedLookup, httpsGet } from '../../js/agx/nip05-https.js';
+import { checkedLookup, httpsGet } from '../../js/nip05-https.js';
 
 const { agx, LocalSigner, RelayPool } = nostr;
 
@@ -282,8 +282,8 @@ describe('NIP-05 over HTTPS', () => {
       assert.equal((await get('e404')).status, 404);
     });
 
-    it('a body over the cap is AGX_NIP05_TOO_LARGE, announced or streamed', async () => {
-      for (const site of ['big', 'bigchunked']) await assert.rejects(get(site), { name: 'NostrError', code: 'AGX_NIP05_TOO_LARGE' }, site);
+    it('a body over the cap is NIP05_TOO_LARGE (AGX_NIP05_TOO_LARGE from verifyNip05), announced or streamed', async () => {
+      for (const site of ['big', 'bigchunked']) await assert.rejects(get(site), { name: 'NostrError', code: 'NIP05_TOO_LARGE' }, site);
       assert.equal(JSON.parse(await (await get('bigchunked', { maxBytes: 300000 })).text()).names.bob, pk, 'under a larger cap it reads');
       // and verifyNip05 with a fetch that does not cap: its own reader caps
       for (const site of ['big', 'bigchunked']) await assert.rejects(agx.verifyNip05(`bob@${site}.example.com`, pk, opts), { code: 'AGX_NIP05_TOO_LARGE' }, site);
@@ -302,7 +302,7 @@ describe('NIP-05 over HTTPS', () => {
     it('the checked lookup refuses a private address before any connection', async () => {
       const before = connections;
       const guarded = checkedLookup(async () => ['127.0.0.1'], (ip) => !agx.isPrivateAddress(ip));
-      await assert.rejects(get('ok', { lookup: guarded }), { code: 'AGX_NIP05_NOT_PUBLIC' });
+      await assert.rejects(get('ok', { lookup: guarded }), { code: 'NIP05_NOT_PUBLIC' });
       assert.equal(connections, before);
       // and with the same guard over a public-looking answer it would connect: the family is kept
       const seen = [];

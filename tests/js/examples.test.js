@@ -13,7 +13,7 @@ import { useBrowserSite } from '../support/browser-site.js';
 import { runPage } from '../support/chromium.js';
 import { tempDir } from '../support/package.js';
 import { startStaticServer } from '../support/static-server.js';
-import { startDevRelay } from '../support/relays.js';
+import { startDevRelay, startThirdPartyRelay } from '../support/relays.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const EXAMPLES = path.join(ROOT, 'examples');
@@ -74,7 +74,16 @@ const COVERED = {
   'worker.html': 'worker.html, built by Vite',
   'worker-page.js': 'worker.html, built by Vite',
   'worker.js': 'worker.html, built by Vite',
+  'feed.nostr-tools.mjs': 'feed.mjs, ported from feed.nostr-tools.mjs',
+  'feed.mjs': 'feed.mjs, ported from feed.nostr-tools.mjs',
+  'dm.nostr-tools.mjs': 'dm.mjs, ported from dm.nostr-tools.mjs',
+  'dm.mjs': 'dm.mjs, ported from dm.nostr-tools.mjs',
 };
+
+// The nostr-tools programs and their ports (issue 22): the originals import nostr-tools, both
+// import `ws` (nostr-tools needs it on Node 20), the ports `nostr-agents/ready`.
+const PORTS = { 'feed.nostr-tools.mjs': 'feed.mjs', 'dm.nostr-tools.mjs': 'dm.mjs' };
+const PORT_FILES = new Set([...Object.keys(PORTS), ...Object.values(PORTS)]);
 
 test('every example is run by this file, and imports the package by its name only', () => {
   const files = readdirSync(EXAMPLES).sort();
@@ -85,7 +94,8 @@ test('every example is run by this file, and imports the package by its name onl
     const source = readFileSync(path.join(EXAMPLES, file), 'utf8');
     const specifiers = [...source.matchAll(/\bfrom\s+'([^']+)'|\bimport\(\s*'([^']+)'/g)].map((m) => m[1] ?? m[2]);
     assert.ok(specifiers.length > 0 || /new Worker\(/.test(source), `${file} imports nothing`);
-    for (const spec of specifiers) assert.match(spec, /^(nostr-agents(\/[a-z-]+)?|node:[a-z/]+)$/, `${file} imports ${spec}: examples import the package as a user would`);
+    const allowed = PORT_FILES.has(file) ? /^(nostr-agents\/ready|nostr-tools\/[a-z0-9]+|ws)$/ : /^(nostr-agents(\/[a-z-]+)?|node:[a-z/]+)$/;
+    for (const spec of specifiers) assert.match(spec, allowed, `${file} imports ${spec}: examples import the package as a user would`);
   }
   // The pages that load the package without a bundler (worker.html's worker goes through one:
   // workers get no import map).
@@ -289,6 +299,117 @@ describe('the example pages in headless Chromium', () => {
     } finally {
       await server?.close();
       work.remove();
+    }
+  });
+});
+
+// --- The port: a nostr-tools program and the same program with its import lines changed.
+
+/** The program without its import lines and its leading comment: what a port must not change. */
+function body(file) {
+  const lines = readFileSync(path.join(EXAMPLES, file), 'utf8').split('\n');
+  let i = 0;
+  while (i < lines.length && (lines[i].startsWith('//') || lines[i].startsWith('import '))) i++;
+  return { imports: lines.filter((l) => l.startsWith('import ')), rest: lines.slice(i).join('\n') };
+}
+
+test('every port differs from its nostr-tools original in its import lines only', () => {
+  for (const [original, port] of Object.entries(PORTS)) {
+    const a = body(original);
+    const b = body(port);
+    assert.equal(b.rest, a.rest, `${port} and ${original} differ beyond their imports`);
+    assert.ok(a.imports.some((l) => l.includes("'nostr-tools/")), `${original} imports nostr-tools`);
+    assert.ok(b.imports.every((l) => !l.includes('nostr-tools')), `${port} imports no nostr-tools`);
+  }
+});
+
+describe('ports from nostr-tools, run side by side on the same relays', () => {
+  let third;
+  before(async () => {
+    third = await startThirdPartyRelay();
+  });
+  after(async () => {
+    await third?.close();
+  });
+
+  test('feed.mjs, ported from feed.nostr-tools.mjs: the same profiles, pages and live notes', { timeout: 90_000 }, async () => {
+    const relays = [relay.url, third.url];
+    const pool = new RelayPool({ relays });
+    const alice = generateSecretKey();
+    const bob = generateSecretKey();
+    const base = Math.floor(Date.now() / 1000) - 1000;
+    const sign = (sk, t) => finalizeEvent({ tags: [], ...t }, sk);
+    try {
+      const stored = [sign(alice, { kind: 0, content: JSON.stringify({ name: 'alice' }), created_at: base })];
+      for (let i = 0; i < 7; i++) stored.push(sign(alice, { kind: 1, content: `alice ${i}`, created_at: base + 10 + Math.floor(i / 2) }));
+      for (let i = 0; i < 3; i++) stored.push(sign(bob, { kind: 1, content: `bob ${i} "quoted" ✓`, created_at: base + 20 + i }));
+      // Some notes on one relay only, the others on both: pages merge and dedupe them.
+      for (const [i, e] of stored.entries()) {
+        const out = await pool.publish(e, { relays: i % 3 === 0 ? relays : [relays[i % 2]] });
+        assert.ok(out.every((r) => r.status === 'accepted'), JSON.stringify(out));
+      }
+      const env = { NOSTR_RELAYS: relays.join(','), FEED_PAGE: '3', FEED_LIVE: '2' };
+      const npubs = [nip19.npubEncode(getPublicKey(alice)), nip19.npubEncode(getPublicKey(bob))];
+      const runs = [runExample('feed.nostr-tools.mjs', env, npubs), runExample('feed.mjs', env, npubs)];
+      try {
+        await Promise.all(runs.map((r) => r.line(/^listening$/m)));
+        for (const [sk, content] of [[bob, 'live one'], [alice, 'live two']]) {
+          const out = await pool.publish(sign(sk, { kind: 1, content, created_at: Math.floor(Date.now() / 1000) }));
+          assert.ok(out.every((r) => r.status === 'accepted'));
+        }
+        const [original, ported] = await Promise.all(runs.map((r) => r.exit));
+        assert.equal(original.code, 0, original.stderr);
+        assert.equal(ported.code, 0, ported.stderr);
+        assert.equal(ported.stdout, original.stdout);
+        assert.match(original.stdout, /^profile npub1\S+ alice$/m);
+        assert.match(original.stdout, /^10 notes in [2-9] pages$/m);
+        assert.equal((original.stdout.match(/^live /gm) ?? []).length, 2);
+      } finally {
+        for (const r of runs) r.child.kill('SIGKILL');
+      }
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test('dm.mjs, ported from dm.nostr-tools.mjs: NIP-17 messages each side reads from the other', { timeout: 90_000 }, async () => {
+    const alice = generateSecretKey();
+    const bob = generateSecretKey();
+    const pool = new RelayPool({ relays: [relay.url] });
+    // A program that does not exit on its own (a connection left open) fails here, named, instead
+    // of running into the test's timeout.
+    const finished = async (file, env, args) => {
+      const run = runExample(file, env, args);
+      const timer = setTimeout(() => run.child.kill('SIGKILL'), 20_000);
+      const r = await run.exit.finally(() => clearTimeout(timer));
+      assert.equal(r.code, 0, `${file} ${args[0]}: exit ${r.code ?? r.signal}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
+      return r.stdout;
+    };
+    try {
+      // Bob reads DMs on the third-party relay only (NIP-17 kind 10050).
+      const list = finalizeEvent({ kind: 10050, tags: [['relay', third.url]], content: '', created_at: Math.floor(Date.now() / 1000) }, bob);
+      assert.equal((await pool.publish(list))[0].status, 'accepted');
+      const as = (sk) => ({ NOSTR_NSEC: nip19.nsecEncode(sk), NOSTR_RELAYS: relay.url, DM_SUBJECT: 'port' });
+      const to = nip19.npubEncode(getPublicKey(bob));
+      // Alice sends once with each program: nostr-tools' wraps are read by ours and ours by nostr-tools.
+      const sent = [];
+      for (const [file, words] of [['dm.nostr-tools.mjs', ['hello', 'from', 'nostr-tools']], ['dm.mjs', ['hello', 'from', 'nostr-agents']]]) {
+        sent.push(await finished(file, as(alice), [to, ...words]));
+      }
+      assert.equal(sent[1], sent[0]);
+      assert.match(sent[0], /^sent to 1\/1 inbox relays, copy kept on 1\/1$/m);
+      // Bob's inbox on the relay his kind 10050 names, Alice's copies on her own relay.
+      const from = nip19.npubEncode(getPublicKey(alice));
+      for (const [sk, relays] of [[bob, third.url], [alice, relay.url]]) {
+        const env = { ...as(sk), NOSTR_RELAYS: relays };
+        const [original, ported] = await Promise.all([finished('dm.nostr-tools.mjs', env, ['inbox']), finished('dm.mjs', env, ['inbox'])]);
+        assert.equal(ported, original);
+        assert.match(original, new RegExp(`^from ${from} \\[port\\]: hello from nostr-tools$`, 'm'));
+        assert.match(original, new RegExp(`^from ${from} \\[port\\]: hello from nostr-agents$`, 'm'));
+        assert.match(original, /^2 messages$/m);
+      }
+    } finally {
+      await pool.close();
     }
   });
 });

@@ -7,7 +7,7 @@
 // a re-run: ctx.redelivered).
 //
 // The task count: NOSTR_FAULT_TASKS, default 120; `NOSTR_FAULT_TASKS=1000 node --test
-// tests/js/faults-agx.test.js` is the issue's full 1,000 (several minutes: see README, Hardening,
+// tests/js/faults-agx.test.js` is the issue's full 1,000 (several minutes: see docs/security.md,
 // "Faults and load"). Why not 1,000 by default: every AGX wrap carries 12 bits of proof of work
 // over the whole serialized wrap, and the nonce tag comes before the ~1.5 KB content, so each of
 // the ~4,096 expected attempts re-hashes the content: ~40 ms of CPU per wrap in WASM, three wraps

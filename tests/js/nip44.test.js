@@ -328,6 +328,91 @@ test('the conversation key does not stay in wasm memory', () => {
   assert.ok(Buffer.from(c.HEAPU8.buffer).indexOf(Buffer.from(sk)) < 0, 'secret key left after an error');
 });
 
+// Issue 16, item 5: the paths a heap scan found secrets on. Each scan looks for the exact bytes in
+// the whole of wasm memory (the heap, the stack, freed blocks); each first proves it can find them.
+function heapHas(needle) {
+  return Buffer.from(core().HEAPU8.buffer).indexOf(Buffer.from(needle)) >= 0;
+}
+function planted(needle) {
+  const c = core();
+  const at = c.scratch(needle.length);
+  c.HEAPU8.set(needle, at);
+  const found = heapHas(needle);
+  c.HEAPU8.fill(0, at, at + needle.length);
+  return found;
+}
+
+test('no copy of a secret key is left by generateSecretKey, the raw-key functions or a disposed LocalSigner', () => {
+  const keys = Array.from({ length: 8 }, () => nostr.generateSecretKey());
+  assert.ok(planted(keys[0]), 'control: the scan finds a key that is there');
+  for (const k of keys) assert.ok(!heapHas(k), `a generated key is still in wasm memory: ${hex(k).slice(0, 8)}…`);
+  const sk = keys[0];
+  const peer = nostr.getPublicKey(nostr.generateSecretKey());
+  nostr.getPublicKey(sk);
+  assert.ok(!heapHas(sk), 'getPublicKey');
+  nostr.finalizeEvent({ kind: 1, created_at: 1, tags: [], content: 'x' }, sk);
+  assert.ok(!heapHas(sk), 'finalizeEvent');
+  nostr.nip59.wrapEvent({ kind: 14, content: 'x', tags: [] }, sk, peer);
+  assert.ok(!heapHas(sk), 'nip59.wrapEvent');
+  const signer = new nostr.LocalSigner(sk);
+  signer.dispose();
+  assert.ok(!heapHas(sk), 'LocalSigner after dispose');
+});
+
+test('no copy of the conversation key is left by getConversationKey (either key order)', () => {
+  for (let i = 0; i < 4; i++) {
+    const a = nostr.generateSecretKey();
+    const b = nostr.generateSecretKey();
+    const ck = nip44.getConversationKey(a, nostr.getPublicKey(b));
+    assert.ok(!heapHas(ck), 'the conversation key is still in wasm memory');
+    assert.ok(!heapHas(a) && !heapHas(b), 'a secret key is still in wasm memory');
+    assert.deepEqual(nip44.getConversationKey(b, nostr.getPublicKey(a)), ck);
+    assert.ok(!heapHas(ck), 'the conversation key is still in wasm memory (the other way)');
+  }
+});
+
+test('decrypted plaintext leaves no copy in the scratch buffer (raw key and LocalSigner)', async () => {
+  const a = nostr.generateSecretKey();
+  const b = nostr.generateSecretKey();
+  const ck = nip44.getConversationKey(a, nostr.getPublicKey(b));
+  const signer = new nostr.LocalSigner(b);
+  try {
+    for (const size of [40, 300, 5000, 40_000]) {
+      const marker = `secret plan ${hex(nostr.generateSecretKey())} `;
+      const plaintext = marker.repeat(Math.ceil(size / marker.length)).slice(0, size);
+      const needle = Buffer.from(marker.slice(0, 40));
+      const payload = nip44.encrypt(plaintext, ck);
+      assert.ok(!heapHas(needle), `${size}: the plaintext is still there after encrypt`);
+      assert.equal(nip44.decrypt(payload, ck), plaintext);
+      assert.ok(!heapHas(needle), `${size}: the plaintext is still there after decrypt`);
+      assert.equal(await signer.nip44Decrypt(nostr.getPublicKey(a), payload), plaintext);
+      assert.ok(!heapHas(needle), `${size}: the plaintext is still there after LocalSigner.nip44Decrypt`);
+    }
+  } finally {
+    signer.dispose();
+  }
+});
+
+test('a growing scratch buffer wipes the old one before freeing it', () => {
+  const c = core();
+  const needle = new Uint8Array(Buffer.from(`old scratch ${hex(nostr.generateSecretKey())}`));
+  const at = c.scratch(needle.length);
+  c.HEAPU8.set(needle, at);
+  assert.ok(heapHas(needle), 'control');
+  // Grow it past anything used so far (each old buffer is freed), twice after it first moves.
+  let ptr = at;
+  let moves = 0;
+  for (let size = 1 << 16; moves < 3 && size <= 1 << 27; size <<= 1) {
+    const next = c.scratch(size);
+    if (next !== ptr) moves++;
+    ptr = next;
+  }
+  assert.ok(moves >= 2, 'the buffer moved');
+  assert.deepEqual(c.HEAPU8.subarray(ptr, ptr + needle.length), needle, 'the contents moved with it');
+  c.HEAPU8.fill(0, ptr, ptr + needle.length);
+  assert.ok(!heapHas(needle), 'a freed scratch buffer still holds the old contents');
+});
+
 test('nostr-tools names: nip44.v2 mirrors the module', () => {
   assert.equal(nip44.v2.encrypt, nip44.encrypt);
   assert.equal(nip44.v2.decrypt, nip44.decrypt);

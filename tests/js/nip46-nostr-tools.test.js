@@ -96,7 +96,7 @@ describe('nostr-tools BunkerSigner as the client of our bunker', () => {
   });
 
   it('a denial reaches nostr-tools as its error string', async () => {
-    const bunker = await bunkerWith({ authorize: (req) => (req.method === 'sign_event' ? 'kind 1 only on Sundays' : true) });
+    const bunker = await bunkerWith({ perms: [], authorize: (req) => (req.method === 'sign_event' ? 'kind 1 only on Sundays' : true) });
     const client = BunkerSigner.fromBunker(generateSecretKey(), await parseBunkerInput(bunker.bunkerUri), { pool: ntPool() });
     try {
       await client.connect();
@@ -109,9 +109,25 @@ describe('nostr-tools BunkerSigner as the client of our bunker', () => {
     }
   });
 
+  it('nostr-tools asks no perms: it gets exactly what the bunker lets its secret grant', async () => {
+    const bunker = await bunkerWith({ perms: ['sign_event:1'] });
+    const client = BunkerSigner.fromBunker(generateSecretKey(), await parseBunkerInput(bunker.bunkerUri), { pool: ntPool() });
+    try {
+      await client.connect();
+      assert.deepEqual(bunker.permsOf(bunker.clients[0]), ['sign_event:1']);
+      assert.ok(ntVerify(await client.signEvent({ kind: 1, tags: [], content: 'allowed', created_at: nowS() })));
+      await assert.rejects(client.signEvent({ kind: 4, tags: [], content: 'not allowed', created_at: nowS() }), (err) => typeof err === 'string' && /sign_event:4/.test(err));
+      await assert.rejects(client.nip44Encrypt(peer.publicKey, 'x'), (err) => typeof err === 'string' && /nip44_encrypt/.test(err));
+      const dm = await peer.nip44Encrypt(user.publicKey, 'private');
+      await assert.rejects(client.nip44Decrypt(peer.publicKey, dm), (err) => typeof err === 'string' && /nip44_decrypt/.test(err));
+    } finally {
+      await client.close();
+    }
+  });
+
   it('switch_relays: nostr-tools moves to the relays our bunker names', async () => {
     const bunker = await bunkerWith({ relays: [relay.url, relayB.url], switchRelays: [relayB.url] });
-    const bp = { pubkey: bunker.pubkey, relays: [relay.url], secret: null };
+    const bp = { pubkey: bunker.pubkey, relays: [relay.url], secret: bunker.secret };
     const client = BunkerSigner.fromBunker(generateSecretKey(), bp, { pool: ntPool() });
     try {
       await client.connect();

@@ -9,6 +9,7 @@ import { startDevRelay } from '../support/relays.js';
 const { Nip46Signer, startBunker, LocalSigner, RelayPool, nip59, verifyEvent, serveAgent, prompt } = nostr;
 const { parseBunkerURI, toBunkerURL, parseNostrConnectURI, createNostrConnectURI } = nostr;
 const nowS = () => Math.floor(Date.now() / 1000);
+const ALL = ['sign_event', 'nip44_encrypt', 'nip44_decrypt'];
 const note = (content = 'hello from afar') => ({ kind: 1, tags: [['t', 'nip46']], content, created_at: nowS() });
 
 /** Resolves to 'pending' if `p` has not settled after the microtask queue and a macrotask drained. */
@@ -128,13 +129,16 @@ describe('nip46 signer and bunker over a dev relay', () => {
     assert.notEqual(bunker.pubkey, user.publicKey);
     assert.equal(bunker.userPubkey, user.publicKey);
     assert.match(bunker.bunkerUri, /secret=one-time-secret/);
-    const signer = await Nip46Signer.connect(bunker.bunkerUri, { pool: newPool() });
+    assert.equal(bunker.secret, 'one-time-secret');
+    const signer = await Nip46Signer.connect(bunker.bunkerUri, { pool: newPool(), perms: ['sign_event:1', 'nip44_encrypt', 'nip44_decrypt'] });
     try {
       assert.equal(signer.remotePubkey, bunker.pubkey);
       assert.equal(await signer.getPublicKey(), user.publicKey);
       assert.notEqual(signer.clientPubkey, user.publicKey);
       assert.deepEqual(bunker.clients, [signer.clientPubkey]);
       assert.doesNotMatch(bunker.bunkerUri, /secret=/, 'the secret is single use');
+      assert.equal(bunker.secret, null);
+      assert.deepEqual(bunker.permsOf(signer.clientPubkey), ['nip44_decrypt', 'nip44_encrypt', 'sign_event:1']);
 
       const t = note();
       const ev = await signer.signEvent(t);
@@ -187,7 +191,9 @@ describe('nip46 signer and bunker over a dev relay', () => {
       assert.equal(seen[0].method, 'connect');
       assert.equal(seen[0].name, 'test app');
       assert.equal(seen[0].perms, 'sign_event:1');
-      assert.ok(seen.some((r) => r.method === 'sign_event' && r.template.content === 'via nostrconnect'));
+      // What the URI asked for is granted: authorize is not asked again for it.
+      assert.deepEqual(bunker.permsOf(signer.clientPubkey), ['sign_event:1']);
+      assert.ok(!seen.some((r) => r.method === 'sign_event'));
       await session.cancel(); // too late to cancel: the signer stays open
       assert.equal(signer.closed, false);
       await signer.ping();
@@ -197,10 +203,11 @@ describe('nip46 signer and bunker over a dev relay', () => {
   });
 
   it('nostrconnect:// on more relays than the bunker: each request is handled once', async () => {
-    let pings = 0;
+    let signs = 0;
     const bunker = await bunkerWith({
+      perms: [], // every sign_event goes to authorize, which counts them
       authorize: (req) => {
-        if (req.method === 'ping') pings++;
+        if (req.method === 'sign_event') signs++;
         return true;
       },
     });
@@ -209,9 +216,9 @@ describe('nip46 signer and bunker over a dev relay', () => {
     const signer = await session.signer;
     try {
       assert.deepEqual(signer.relays, [relay.url, relayB.url]);
-      await signer.ping();
-      await signer.ping();
-      assert.equal(pings, 2, 'a request seen through two subscriptions is answered once');
+      await signer.signEvent(note('one'));
+      await signer.signEvent(note('two'));
+      assert.equal(signs, 2, 'a request seen through two subscriptions is handled once');
     } finally {
       await signer.close();
     }
@@ -219,6 +226,7 @@ describe('nip46 signer and bunker over a dev relay', () => {
 
   it('a bunker that denies answers SIGNER_REFUSED, with its message, and stays usable', async () => {
     const bunker = await bunkerWith({
+      perms: [], // nothing granted at connect: authorize decides each request
       authorize: (req) => (req.method === 'sign_event' && req.template.kind === 4 ? 'no DMs today' : req.method !== 'nip44_encrypt'),
     });
     const signer = await Nip46Signer.connect(bunker.bunkerUri, { pool: newPool() });
@@ -260,7 +268,7 @@ describe('nip46 signer and bunker over a dev relay', () => {
 
   it('a silent bunker after connect: SIGNER_UNAVAILABLE after requestTimeout (connectTimeout unused)', async () => {
     const never = gate();
-    const bunker = await bunkerWith({ authorize: (req) => (req.method === 'sign_event' ? never.wait() : true) });
+    const bunker = await bunkerWith({ perms: [], authorize: (req) => (req.method === 'sign_event' ? never.wait() : true) });
     const signer = await Nip46Signer.connect(bunker.bunkerUri, { pool: newPool(), connectTimeout: 600_000, requestTimeout: 300 });
     try {
       await rejectsCode(signer.signEvent(note()), 'SIGNER_UNAVAILABLE', (err) => {
@@ -277,6 +285,7 @@ describe('nip46 signer and bunker over a dev relay', () => {
   it('approval after auth_url is not counted against requestTimeout; approvalTimeout bounds it', async () => {
     const decisions = [];
     const bunker = await bunkerWith({
+      perms: [],
       authorize: async (req, ctx) => {
         if (req.method !== 'sign_event') return true;
         await ctx.sendAuthUrl('https://bunker.example/approve?id=1');
@@ -327,6 +336,7 @@ describe('nip46 signer and bunker over a dev relay', () => {
 
   it('an async onauth that rejects decides nothing and is not an unhandled rejection', async () => {
     const bunker = await bunkerWith({
+      perms: [],
       authorize: async (req, ctx) => {
         if (req.method === 'sign_event') await ctx.sendAuthUrl('https://bunker.example/approve?id=2');
         return true;
@@ -368,7 +378,9 @@ describe('nip46 signer and bunker over a dev relay', () => {
     });
     const timers = manualTimers();
     const urls = [];
-    const connecting = Nip46Signer.connect(bunker.bunkerUri, { pool: newPool(), connectTimeout: 1000, timers, onauth: (u) => urls.push(u) });
+    // No secret in the URI: authorize decides the connect.
+    const noSecret = toBunkerURL({ pubkey: bunker.pubkey, relays: [relay.url] });
+    const connecting = Nip46Signer.connect(noSecret, { pool: newPool(), connectTimeout: 1000, timers, onauth: (u) => urls.push(u) });
     await until(() => asked === 1 && urls.length === 1);
     timers.advance(120_000);
     assert.equal(await state(connecting), 'pending');
@@ -380,14 +392,14 @@ describe('nip46 signer and bunker over a dev relay', () => {
 
   it('close() rejects every pending request with SIGNER_DISPOSED; later calls too', async () => {
     const never = gate();
-    const bunker = await bunkerWith({ authorize: (req) => (req.method === 'connect' || req.method === 'get_public_key' || req.method === 'switch_relays' ? true : never.wait()) });
+    const bunker = await bunkerWith({ perms: [], authorize: () => never.wait() });
     const signer = await Nip46Signer.connect(bunker.bunkerUri, { pool: newPool(), requestTimeout: 600_000 });
     const calls = [
       signer.signEvent(note()),
       signer.nip44Encrypt(peer.publicKey, 'a'),
       signer.nip44Decrypt(peer.publicKey, 'b'),
-      signer.ping(),
-      signer.switchRelays(),
+      signer.signEvent(note('another')),
+      signer.sendRequest('nip44_encrypt', [peer.publicKey, 'c']),
     ];
     await until(() => signer.pendingCount === calls.length);
     await signer.close();
@@ -430,7 +442,7 @@ describe('nip46 signer and bunker over a dev relay', () => {
 
   it('an AbortSignal ends one request (ABORTED) and leaves the others', async () => {
     const never = gate();
-    const bunker = await bunkerWith({ authorize: (req) => (req.method === 'sign_event' ? never.wait() : true) });
+    const bunker = await bunkerWith({ perms: [], authorize: (req) => (req.method === 'sign_event' ? never.wait() : true) });
     const signer = await Nip46Signer.connect(bunker.bunkerUri, { pool: newPool(), requestTimeout: 600_000 });
     try {
       const ac = new AbortController();
@@ -450,7 +462,7 @@ describe('nip46 signer and bunker over a dev relay', () => {
 
   it('switch_relays moves the client to the relays the bunker names', async () => {
     const bunker = await bunkerWith({ relays: [relay.url, relayB.url], switchRelays: [relayB.url] });
-    const onlyA = toBunkerURL({ pubkey: bunker.pubkey, relays: [relay.url] });
+    const onlyA = toBunkerURL({ pubkey: bunker.pubkey, relays: [relay.url], secret: bunker.secret });
     const signer = await Nip46Signer.connect(onlyA, { pool: newPool() });
     try {
       assert.deepEqual(signer.relays, [relayB.url], 'connect asked switch_relays');
@@ -465,7 +477,7 @@ describe('nip46 signer and bunker over a dev relay', () => {
 
   it('with switchRelays: false the client stays where the URI put it', async () => {
     const bunker = await bunkerWith({ relays: [relay.url, relayB.url], switchRelays: [relayB.url] });
-    const onlyA = toBunkerURL({ pubkey: bunker.pubkey, relays: [relay.url] });
+    const onlyA = toBunkerURL({ pubkey: bunker.pubkey, relays: [relay.url], secret: bunker.secret });
     const signer = await Nip46Signer.connect(onlyA, { pool: newPool(), switchRelays: false });
     try {
       assert.deepEqual(signer.relays, [relay.url]);
@@ -590,5 +602,10 @@ describe('nip46 signer and bunker over a dev relay', () => {
     assert.throws(() => new Nip46Signer(), { code: 'INVALID_ARGUMENT' });
     await rejectsCode(startBunker({ signer: user, relays: ['http://x'] }), 'INVALID_ARGUMENT');
     await rejectsCode(startBunker({ signer: {}, relays: [relay.url] }), 'INVALID_ARGUMENT');
+    await rejectsCode(startBunker({ signer: user, relays: [relay.url], perms: ['sign_event:x'] }), 'INVALID_ARGUMENT');
+    await rejectsCode(startBunker({ signer: user, relays: [relay.url], perms: ['nip04_encrypt'] }), 'INVALID_ARGUMENT');
+    await rejectsCode(startBunker({ signer: user, relays: [relay.url], store: {} }), 'INVALID_ARGUMENT');
+    await rejectsCode(startBunker({ signer: user, relays: [relay.url], authorize: true }), 'INVALID_ARGUMENT');
+    await rejectsCode(startBunker({ signer: user, relays: [relay.url], secret: '' }), 'INVALID_ARGUMENT');
   });
 });

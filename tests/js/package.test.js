@@ -177,22 +177,6 @@ test("node: import 'nostr-agents/lite' from the installed tarball signs, verifie
   t.diagnostic(`node lite: import ${r.importMs.toFixed(1)} ms, init ${r.initMs.toFixed(1)} ms; core-lite.wasm ${lite.length} B (${await gzipSize(lite)} gz)`);
 });
 
-test('node: init-to-ready time, both entries (printed; generous bounds only)', TIMEOUT, async (t) => {
-  for (const spec of ['nostr-agents', 'nostr-agents/single']) {
-    const runs = [];
-    for (let i = 0; i < 3; i++) runs.push(await nodeCheck(spec));
-    const median = (k) => runs.map((r) => r[k]).sort((a, b) => a - b)[1];
-    const init = median('initMs');
-    const imp = median('importMs');
-    assert.ok(init > 0 && init < 5_000, `${spec}: init took ${init} ms`);
-    assert.ok(imp > 0 && imp < 5_000, `${spec}: import took ${imp} ms`);
-    t.diagnostic(
-      `${spec}: median of 3 cold processes: import ${imp.toFixed(1)} ms, init() ${init.toFixed(1)} ms, ` +
-        `whole process ${Math.round(median('processMs'))} ms`,
-    );
-  }
-});
-
 test('TypeScript (module nodenext) type-checks a consumer against the installed declarations', TIMEOUT, async () => {
   const tsc = path.join(repoRoot, 'node_modules/.bin/tsc');
   assert.ok(existsSync(tsc), `${tsc} is missing: run npm ci`);

@@ -1,8 +1,9 @@
-// The pool in a real browser (headless Chromium): the global WebSocket (no `ws`), liveness by
-// probe REQs (browsers have no ping frames), NIP-11 over fetch, against our dev relay.
+// The pool in real browsers (Chromium, Firefox ESR, WebKitGTK): the global WebSocket (no `ws`),
+// liveness by probe REQs (browsers have no ping frames), NIP-11 over fetch, against our dev relay.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useBrowserSite } from '../support/browser-site.js';
+import { forEachEngine } from '../support/engines.js';
 
 const PAGE = `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module">
 const out = {};
@@ -34,16 +35,18 @@ try {
 window.__result = out;
 </script>`;
 
-const site = useBrowserSite({ name: 'pool-browser', pages: { 'pool.html': PAGE } });
+const site = useBrowserSite({ name: 'pool-browser', pages: { 'pool.html': PAGE }, chromium: false });
 
-test('browser: the pool publishes and subscribes over the global WebSocket', { timeout: 60_000 }, async () => {
-  const r = await site.run('pool.html', { relay: site.relay.url });
-  assert.equal(r.result.error, undefined, r.result.error);
-  assert.deepEqual(r.result.publish, ['accepted']);
-  assert.deepEqual(r.result.got, ['from the browser']);
-  assert.ok(r.result.frames >= 4, `probes answered: ${r.result.frames} frames`);
-  assert.deepEqual(r.result.states, ['connecting', 'open', 'closed']);
-  assert.equal(typeof r.result.info, 'string', 'the NIP-11 document, fetched cross-origin');
-  const notFound = site.server.requests.filter((q) => q.status === 404).map((q) => q.path);
-  assert.deepEqual(r.problems, [], JSON.stringify(notFound));
+forEachEngine((engine) => {
+  test('browser: the pool publishes and subscribes over the global WebSocket', { timeout: 60_000 }, async () => {
+    const r = await engine.runPage(site.url('pool.html', { relay: site.relay.url }));
+    assert.equal(r.result.error, undefined, r.result.error);
+    assert.deepEqual(r.result.publish, ['accepted']);
+    assert.deepEqual(r.result.got, ['from the browser']);
+    assert.ok(r.result.frames >= 4, `probes answered: ${r.result.frames} frames`);
+    assert.deepEqual(r.result.states, ['connecting', 'open', 'closed']);
+    assert.equal(typeof r.result.info, 'string', 'the NIP-11 document, fetched cross-origin');
+    const notFound = site.server.requests.filter((q) => q.status === 404).map((q) => q.path);
+    assert.deepEqual(r.problems, [], JSON.stringify(notFound));
+  });
 });

@@ -723,7 +723,7 @@ describe('dev relay', () => {
     let err = '';
     child.stderr.on('data', (d) => (err += d));
     const code = await new Promise((resolve) => child.once('exit', resolve));
-    assert.equal(code, 2); // 2: usage (see README, exit codes)
+    assert.equal(code, 2); // 2: usage (see docs/cli.md, exit codes)
     assert.match(err, /unknown command "nope"[\s\S]*relay/);
   });
 });

@@ -13,10 +13,10 @@ const { LocalSigner, serveAgent, prompt, AgentError, NostrError, DEFAULT_IDLE_TI
 describe('serveAgent: a default rate limit per sender and a default concurrency cap', () => {
   const env = useNipxxRelay();
 
-  async function withAgent({ handler, policy }, fn) {
+  async function withAgent({ handler, policy, now }, fn) {
     const agentSigner = LocalSigner.generate();
     const pool = env.newPool();
-    const agent = await serveAgent({ signer: agentSigner, pool, handler, policy });
+    const agent = await serveAgent({ signer: agentSigner, pool, handler, policy, now });
     const signers = [];
     const client = () => {
       const s = LocalSigner.generate();
@@ -37,7 +37,11 @@ describe('serveAgent: a default rate limit per sender and a default concurrency 
   const outcome = (run) => run.result.then((r) => r.text, (e) => e);
 
   it('one sender: a burst of 10 is answered, the 11th gets RATE_LIMIT with retryAfter (no policy given)', async () => {
-    await withAgent({ handler: async () => 'ok' }, async ({ ask, client }) => {
+    // The agent's clock runs at a tenth of real time, so the bucket (1 token per 3 s) cannot refill
+    // while a loaded machine answers the 11 prompts: the rule, not the machine's speed, is tested.
+    const t0 = Math.floor(Date.now() / 1000);
+    const slowClock = () => t0 + Math.floor((Date.now() / 1000 - t0) / 10);
+    await withAgent({ handler: async () => 'ok', now: slowClock }, async ({ ask, client }) => {
       const me = client();
       const got = [];
       for (let i = 0; i < 11; i++) got.push(await outcome(ask(me, `p${i}`))); // one at a time: the rate, not the concurrency cap

@@ -197,7 +197,6 @@ TEST(agx_route_test, unserviceable_task_traffic_is_never_auto_replied) {
     route_reason why;
   } cases[] = {
       {task_message(bob().pub, "hello", "application/a2a+json"), route_reason::plain_message},
-      {task_message(bob().pub, kReq, "application/x-other"), route_reason::unknown_content_type},
       {task_message(bob().pub, "{\"t\":\"req\"}"), route_reason::malformed_task},
       {task_message(bob().pub, "{\"t\":\"req\",\"taskId\":\"t\",\"capability\":\"unknown.cap\"}"),
        route_reason::unknown_capability},
@@ -210,7 +209,56 @@ TEST(agx_route_test, unserviceable_task_traffic_is_never_auto_replied) {
     EXPECT_EQ(d.reason, c.why) << route_reason_name(d.reason);
     EXPECT_FALSE(d.send_receipt);
     EXPECT_FALSE(d.may_auto_reply);
+    // Only a plain text message may be answered with a message at all.
+    EXPECT_EQ(d.may_reply, c.why == route_reason::plain_message) << route_reason_name(c.why);
   }
+}
+
+// SPEC.md "Content types": unknown content types are ignored (the reference drops them); a host may
+// keep them, and then they go to the plain path unanswered, never parsed as a task.
+TEST(agx_route_test, unknown_content_types_are_dropped_unless_the_host_keeps_them) {
+  auto policy = authorization_policy::accept_all();
+  pending_requests pending;
+  ASSERT_TRUE(pending.add("t1", bob().pub, std::nullopt).ok());
+  const std::string res = "{\"t\":\"res\",\"taskId\":\"t1\",\"status\":\"completed\"}";
+  for (const auto& m : {task_message(bob().pub, kReq, "application/x-other"), task_message(bob().pub, res, "text/plain")}) {
+    auto d = route(m, {"invoice.review"}, pending, policy);
+    EXPECT_EQ(d.action, route_action::drop);
+    EXPECT_EQ(d.reason, route_reason::unknown_content_type);
+    EXPECT_FALSE(d.may_reply);
+    EXPECT_FALSE(d.send_receipt);
+    route_options keep;
+    keep.keep_unknown_content_types = true;
+    auto kept = route(m, {"invoice.review"}, pending, policy, nullptr, keep);
+    EXPECT_EQ(kept.action, route_action::deliver_plain);
+    EXPECT_EQ(kept.reason, route_reason::unknown_content_type);
+    EXPECT_FALSE(kept.may_reply);
+    EXPECT_FALSE(kept.may_auto_reply);
+  }
+  EXPECT_TRUE(pending.contains("t1"));  // a result under another label settles nothing
+}
+
+// A denied request and everything the handler path does not consume get no reply handle.
+TEST(agx_route_test, denied_and_unserviceable_traffic_may_not_be_answered) {
+  pending_requests pending;
+  authorization_policy only_bob;
+  ASSERT_TRUE(only_bob.allow(bob().pub, "*").ok());
+  auto denied = route(task_message(mallory().pub, kReq), {"invoice.review"}, pending, only_bob);
+  EXPECT_EQ(denied.reason, route_reason::denied);
+  EXPECT_FALSE(denied.may_reply);
+  auto unconfigured = route(task_message(mallory().pub, kReq), {"invoice.review"}, pending, authorization_policy{});
+  EXPECT_FALSE(unconfigured.may_reply);
+  auto host_no = after_host_verdict(route(task_message(mallory().pub, kReq), {"invoice.review"}, pending,
+                                          authorization_policy::host_decides()),
+                                    false);
+  EXPECT_FALSE(host_no.may_reply);
+  auto unmatched_input = route(task_message(bob().pub, *task_input_json("zz", std::nullopt)), {"*"}, pending, only_bob);
+  EXPECT_EQ(unmatched_input.reason, route_reason::unmatched_input);
+  EXPECT_FALSE(unmatched_input.may_reply);
+  auto allowed = route(task_message(bob().pub, kReq), {"invoice.review"}, pending, only_bob);
+  EXPECT_EQ(allowed.action, route_action::run_handler);
+  EXPECT_FALSE(allowed.may_reply);  // its answer is the task's result, not a message
+  EXPECT_TRUE(route(task_message(bob().pub, "hi", "application/a2a+json"), {}, pending, only_bob).may_reply);
 }
 
 TEST(agx_route_test, results_settle_only_from_the_bound_peer) {

@@ -192,3 +192,49 @@ TEST(agx_task_test, status_and_input_envelopes) {
   EXPECT_EQ(task_envelope_rumor(*task_input_json("t1", std::nullopt), "t2", std::string(32, 'a'), alice().pub, bob().pub, 1700000000).code(),
             errc::invalid_argument);
 }
+
+// A requester that understands our status and input envelopes says so in its request ("accepts");
+// a responder sends them only then, and an input-required only when it can be answered. A request
+// in the reference's shape accepts neither.
+TEST(agx_task_test, a_request_says_which_updates_its_requester_understands) {
+  EXPECT_EQ(*task_request_json("t1", "ping", std::nullopt, true),
+            "{\"t\":\"req\",\"taskId\":\"t1\",\"capability\":\"ping\",\"accepts\":[\"status\",\"input\"]}");
+  auto ours = parse_task_envelope(*task_request_json("t1", "ping", std::string_view("{}"), true));
+  ASSERT_TRUE(ours.ok());
+  EXPECT_TRUE(may_send_status(*ours));
+  EXPECT_TRUE(may_request_input(*ours));
+  EXPECT_EQ(*ours->payload_json, "{}");
+
+  auto reference = parse_task_envelope(*task_request_json("t1", "ping", std::string_view("{}")));
+  ASSERT_TRUE(reference.ok());
+  EXPECT_FALSE(may_send_status(*reference));
+  EXPECT_FALSE(may_request_input(*reference));
+
+  struct {
+    const char* accepts;
+    bool status, input;
+  } cases[] = {
+      {"[\"status\"]", true, false},        // progress notes only: input-required cannot be answered
+      {"[\"input\"]", false, false},        // input without the status that asks for it is nothing
+      {"[\"status\",7,null,\"input\"]", true, true},
+      {"\"status\"", false, false},         // not an array: nothing
+      {"{\"status\":true}", false, false},
+      {"[\"STATUS\",\"inputs\"]", false, false},
+  };
+  for (const auto& c : cases) {
+    std::string text = std::string("{\"t\":\"req\",\"taskId\":\"t1\",\"capability\":\"c\",\"accepts\":") + c.accepts + "}";
+    auto e = parse_task_envelope(text);
+    ASSERT_TRUE(e.ok()) << text;  // never a reason to refuse the request itself
+    EXPECT_EQ(may_send_status(*e), c.status) << text;
+    EXPECT_EQ(may_request_input(*e), c.input) << text;
+  }
+
+  task_request_fields f;
+  f.task_id = "t9";
+  f.capability = "ping";
+  f.message_id = std::string(32, 'a');
+  f.accepts_updates = true;
+  auto rumor = task_request_rumor(f, alice().pub, bob().pub, 1700000000);
+  ASSERT_TRUE(rumor.ok());
+  EXPECT_NE(rumor->content.find("\\\"accepts\\\":[\\\"status\\\",\\\"input\\\"]"), std::string::npos) << rumor->content;
+}

@@ -101,7 +101,13 @@ TEST(event_test, kind_classes) {
   EXPECT_EQ(classify_kind(10002), kind_class::replaceable);
   EXPECT_EQ(classify_kind(25800), kind_class::ephemeral);
   EXPECT_EQ(classify_kind(31340), kind_class::addressable);
-  EXPECT_EQ(classify_kind(40000), kind_class::regular);
+  EXPECT_EQ(classify_kind(40000), kind_class::unknown);
+  EXPECT_EQ(classify_kind(500), kind_class::regular);
+  EXPECT_EQ(classify_kind(9999), kind_class::regular);
+  EXPECT_EQ(classify_kind(39999), kind_class::addressable);
+  EXPECT_EQ(classify_kind(65535), kind_class::unknown);
+  EXPECT_EQ(classify_kind(-1), kind_class::unknown);
+  EXPECT_EQ(classify_kind(65536), kind_class::unknown);
   EXPECT_EQ(classify_kind(1059), kind_class::regular);
 }
 

@@ -21,7 +21,7 @@ const ARGS = [
 // Runs in every page before its own scripts: counts how the WebAssembly module gets compiled, so
 // a test can tell streaming compilation (instantiateStreaming on the fetch Response) from the
 // ArrayBuffer fallback.
-const WASM_PROBE = `(() => {
+export const WASM_PROBE = `(() => {
   const probe = { streaming: 0, streamingOk: 0, streamingFailed: [], arrayBuffer: 0 };
   window.__wasmProbe = probe;
   const W = WebAssembly;

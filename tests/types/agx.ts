@@ -50,6 +50,13 @@ export async function agxClientTypes(signer: import('nostr-agents').Signer, pool
   const c = new agx.AgxClient({ signer, pool, authorize: 'accept-all', seenStore: new agx.FileSeenStore('/tmp/x'), maxAutoDepth: 4 });
   c.handle('x.y', async (payload: { n: number }) => payload.n + 1);
   const off: () => void = c.onMessage((m) => (m.autoDepth < 2 ? `re ${m.text}` : null));
+  c.onMessage(async (m) => {
+    if (m.reply) await m.reply('only plain messages have a reply handle');
+  });
+  c.handle('x.z', async (_payload, ctx) => (ctx.updates.input ? ctx.requestInput('pin?') : ctx.working('no input possible')));
+  const unlisted = await c.start({ advertise: false });
+  void unlisted;
+  await c.serve({ advertise: false });
   off();
   const out: number = await c.request<number>('npub1xyz', 'x.y', { n: 1 }, { timeout: 5000 });
   const sent = await c.send('ab'.repeat(32), 'hi', { subject: 's' });
@@ -136,10 +143,23 @@ export async function requesterTypes(signer: import('nostr-agents').Signer, pool
   await r.stop();
   const both: agx.AgxRequester = new agx.AgxClient({ signer, pool });
   const served: agx.AgxTaskStats = new agx.AgxClient({ signer, pool }).taskStats;
-  const reqOpts: agx.AgxRequesterOptions = { signer, relays: ['wss://r.example'], pollInterval: 0 };
+  const reqOpts: agx.AgxRequesterOptions = {
+    signer,
+    relays: ['wss://r.example'],
+    pollInterval: 0,
+    pendingPollInterval: 3000,
+    discoveryRelays: ['wss://index.example'],
+    allowLocalRelays: false,
+    relayListTimeout: 3000,
+    lookup: async () => ['93.184.216.34'],
+    keepUnknownContentTypes: true,
+  };
+  const targets: string[] = await r.relaysFor(peer);
+  const listed = await new agx.AgxClient({ signer, pool }).start();
+  const listId: string | undefined = listed.relayList?.event?.id;
   // @ts-expect-error an AgxRequester serves nothing
   r.handle('x.y', () => 1);
   // @ts-expect-error nor answers automatically
   r.onMessage((m) => m.reply('x'));
-  void [started, n, dup, both, served, reqOpts];
+  void [started, n, dup, both, served, reqOpts, targets, listId];
 }

@@ -47,6 +47,13 @@ async function usage(pool: RelayPool, user: LocalSigner): Promise<void> {
   const other: Nip46Signer = await session.signer;
   await session.cancel();
   await bunker.connectTo(uri);
+  const secret: string | null = bunker.secret;
+  const more: string = await bunker.issueSecret({ perms: ['sign_event:1'] });
+  const grants: string[] | null = bunker.permsOf(other.clientPubkey);
+  await bunker.revoke(other.clientPubkey);
+  const kv = new Map<string, string>();
+  const strict: Bunker = await startBunker({ signer: user, relays: ['ws://127.0.0.1:7447'], perms: ['nip44_decrypt'], store: kv });
+  await strict.stop();
   const p = parseBunkerURI(bunker.bunkerUri);
   const back: string = toBunkerURL(p);
   const nc = parseNostrConnectURI(createNostrConnectURI({ clientPubkey: p.pubkey, relays: p.relays, secret: 's' }));
@@ -65,6 +72,6 @@ async function usage(pool: RelayPool, user: LocalSigner): Promise<void> {
   await remote.close();
   await other.close();
   await bunker.stop();
-  void [id, relays, raw, ct, back, nc, k];
+  void [id, relays, raw, ct, back, nc, k, secret, more, grants];
 }
 void usage;

@@ -15,8 +15,12 @@ async function main(): Promise<void> {
     reconnect: { initialDelay: 100, maxDelay: 5000 },
     ping: { interval: 20_000 },
   });
-  const withLocal = new RelayPool({ signer: new nostr.LocalSigner(sk), eagerAuth: true });
+  const withLocal = new RelayPool({ signer: new nostr.LocalSigner(sk), eagerAuth: true, idleTimeout: 30_000 });
+  const given: string[] = withLocal.relays;
+  void given;
   await withLocal.close();
+  // @ts-expect-error idleTimeout is ms or false
+  void new RelayPool({ idleTimeout: true });
   const off = pool.on('status', (s: RelayStatusEvent) => {
     if (s.state === 'backing-off') console.log(s.relay, s.nextAttemptAt, s.error?.code);
   });

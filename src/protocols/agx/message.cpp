@@ -47,7 +47,7 @@ result<event> message_rumor(const message_fields& f, std::string_view author, st
 
 result<event> task_request_rumor(const task_request_fields& f, std::string_view author, std::string_view recipient,
                                  std::int64_t now) {
-  auto text = task_request_json(f.task_id, f.capability, f.payload_json);
+  auto text = task_request_json(f.task_id, f.capability, f.payload_json, f.accepts_updates);
   if (!text) return text.err();
   message_fields m;
   m.text = std::move(*text);

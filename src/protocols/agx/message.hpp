@@ -31,6 +31,7 @@ struct task_request_fields {
   std::optional<std::string> payload_json;
   std::string message_id;
   int auto_depth = 0;
+  bool accepts_updates = false;  // task.hpp task_request_json: we understand status and input
 };
 result<event> task_request_rumor(const task_request_fields& f, std::string_view author_pubkey_hex,
                                  std::string_view recipient_pubkey_hex, std::int64_t now);

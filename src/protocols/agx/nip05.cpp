@@ -1,23 +1,17 @@
 #include "protocols/agx/nip05.hpp"
 
-#include "protocols/agx/json_text.hpp"
 #include "util/hex.hpp"
 
 namespace nostr::agx {
 namespace {
 
-error invalid(std::string d) { return make_error(errc::agx_nip05_invalid, std::move(d)); }
-
-bool name_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
-         c == '-';
-}
-
 bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
-bool public_dns_name(const std::string& d) {
+}  // namespace
+
+bool public_dns_name(std::string_view d) {
   if (d.empty() || d.size() > 253) return false;
   std::size_t labels = 0;
   bool all_numeric = true;
@@ -42,37 +36,19 @@ bool public_dns_name(const std::string& d) {
   return true;
 }
 
-}  // namespace
-
 result<nip05_address> parse_nip05(std::string_view id) {
-  if (id.size() > kMaxNip05Length) return invalid("a NIP-05 identifier is at most 253 characters");
   auto at = id.find('@');
-  if (at == std::string_view::npos || at == 0) return invalid("a NIP-05 identifier is name@domain");
-  nip05_address a;
-  a.name = std::string(id.substr(0, at));
-  for (char c : a.name)
-    if (!name_char(c)) return invalid("the name may hold only letters, digits, '.', '_' and '-'");
-  for (char c : id.substr(at + 1)) a.domain.push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c);
-  if (!public_dns_name(a.domain)) return invalid("the domain is not a public DNS name");
+  if (at == std::string_view::npos || at == 0)
+    return make_error(errc::agx_nip05_invalid, "a NIP-05 identifier is name@domain");
+  auto a = nip05::parse(id);
+  if (!a) return make_error(errc::agx_nip05_invalid, a.err().detail);
   return a;
 }
 
-std::string nip05_url(const nip05_address& a) {
-  return "https://" + a.domain + "/.well-known/nostr.json?name=" + a.name;
-}
-
 result<std::string> nip05_pubkey(std::string_view body, std::string_view name) {
-  auto bad = [](const char* d) { return make_error(errc::agx_nip05_response_invalid, d); };
-  if (body.size() > kMaxNip05ResponseBytes) return bad("nostr.json is over 100000 bytes");
-  auto j = detail::parse_peer_json(body);
-  if (j.is_discarded() || !j.is_object()) return bad("nostr.json is not a JSON object");
-  auto names = j.find("names");
-  if (names == j.end() || !names->is_object()) return bad("nostr.json has no names object");
-  const std::string* mapped = detail::find_string(*names, std::string(name).c_str());
-  if (!mapped) return bad("nostr.json does not map the name");
-  bytes32 pk{};
-  if (!hex::decode_to(*mapped, pk.data(), 32)) return bad("nostr.json maps the name to something other than a pubkey");
-  return hex::encode(pk);
+  auto p = nip05::read_pubkey(body, name);
+  if (!p) return make_error(errc::agx_nip05_response_invalid, p.err().detail);
+  return p;
 }
 
 bool nip05_verifies(std::string_view body, const nip05_address& a, std::string_view pubkey_hex) {

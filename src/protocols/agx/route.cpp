@@ -9,6 +9,7 @@ route_decision plain(route_reason why) {
   route_decision d;
   d.action = route_action::deliver_plain;
   d.reason = why;
+  d.may_reply = why == route_reason::plain_message;
   return d;
 }
 
@@ -65,10 +66,14 @@ const char* route_reason_name(route_reason r) {
 
 route_decision route(const inbound_message& m, const std::vector<std::string>& handler_keys,
                      const pending_requests& pending, const authorization_policy& policy,
-                     const pending_requests* awaiting_input) {
+                     const pending_requests* awaiting_input, const route_options& options) {
   switch (m.payload.cls) {
     case content_class::text: return plain(route_reason::plain_message);
-    case content_class::unknown: return plain(route_reason::unknown_content_type);
+    case content_class::unknown: {
+      auto d = plain(route_reason::unknown_content_type);
+      if (!options.keep_unknown_content_types) d.action = route_action::drop;
+      return d;
+    }
     case content_class::task: break;
   }
   if (!m.task) return plain(route_reason::malformed_task);

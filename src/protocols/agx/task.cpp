@@ -35,7 +35,7 @@ std::string_view trimmed(std::string_view s) {
 }  // namespace
 
 result<std::string> task_request_json(std::string_view task_id, std::string_view capability,
-                                      std::optional<std::string_view> payload_json) {
+                                      std::optional<std::string_view> payload_json, bool accepts_updates) {
   NOSTR_TRY(check_short_string("taskId", task_id));
   NOSTR_TRY(check_short_string("capability", capability));
   if (payload_json) NOSTR_TRY(check_embedded_json("payload", *payload_json));
@@ -46,6 +46,13 @@ result<std::string> task_request_json(std::string_view task_id, std::string_view
   if (payload_json) {
     out += ",\"payload\":";
     out += trimmed(*payload_json);
+  }
+  if (accepts_updates) {
+    out += ",\"accepts\":[\"";
+    out += kAcceptsStatus;
+    out += "\",\"";
+    out += kAcceptsInput;
+    out += "\"]";
   }
   out.push_back('}');
   return out;
@@ -151,6 +158,13 @@ result<task_envelope> parse_task_envelope(std::string_view text) {
     env.capability = *cap;
     auto p = j.find("payload");
     if (p != j.end()) env.payload_json = detail::dump_json(*p);
+    auto acc = j.find("accepts");
+    if (acc != j.end() && acc->is_array())
+      for (const auto& a : *acc) {
+        if (!a.is_string()) continue;
+        env.accepts_status = env.accepts_status || a.get_ref<const std::string&>() == kAcceptsStatus;
+        env.accepts_input = env.accepts_input || a.get_ref<const std::string&>() == kAcceptsInput;
+      }
     return env;
   }
 

@@ -12,12 +12,19 @@ namespace nostr::agx {
 
 // --- Envelopes
 
-// {"t":"req","taskId":..,"capability":..,"payload":<JSON>}. payload_json is JSON text embedded as
-// given (pass JSON.stringify's output for byte equality with the reference); nullopt leaves the
-// key out, as JSON.stringify does for undefined.
+// {"t":"req","taskId":..,"capability":..,"payload":<JSON>[,"accepts":["status","input"]]}.
+// payload_json is JSON text embedded as given (pass JSON.stringify's output for byte equality with
+// the reference); nullopt leaves the key out, as JSON.stringify does for undefined.
+// accepts_updates: the requester understands our status and input envelopes (below), so the
+// responder may send them; without it (the reference's shape) a responder sends none. A reference
+// peer's schema ignores the extra member.
 // INVALID_ARGUMENT (ids empty or over 200 characters, payload not JSON), INVALID_UTF8.
 result<std::string> task_request_json(std::string_view task_id, std::string_view capability,
-                                      std::optional<std::string_view> payload_json);
+                                      std::optional<std::string_view> payload_json, bool accepts_updates = false);
+
+// The names a request's "accepts" lists: the envelope types it understands beyond req/res.
+constexpr std::string_view kAcceptsStatus = "status";
+constexpr std::string_view kAcceptsInput = "input";
 
 enum class result_status { completed, failed };
 const char* result_status_name(result_status s);
@@ -59,6 +66,10 @@ struct task_envelope {
   // request
   std::string capability;
   std::optional<std::string> payload_json;  // nullopt when the key is absent
+  // What the requester said it understands ("accepts"): status updates may go to it only when
+  // accepts_status, an input-required status only when it accepts both (it must answer with input).
+  bool accepts_status = false;
+  bool accepts_input = false;
   // result
   result_status status = result_status::completed;
   std::optional<std::string> output_json;
@@ -73,8 +84,17 @@ struct task_envelope {
 // Parses a message text as a task envelope with the reference schema's rules (t req|res, and our
 // status|input; taskId
 // and capability 1..200 units; status completed|failed; error a string of at most 2000 units; other
-// members ignored). AGX_TASK_INVALID otherwise: such traffic goes to the plain-message path.
+// members ignored, and a request's "accepts" read leniently: entries that are not strings, and
+// any member that is not an array, count for nothing). AGX_TASK_INVALID otherwise: such traffic
+// goes to the plain-message path.
 result<task_envelope> parse_task_envelope(std::string_view text);
+
+// Which of our status envelopes a responder sends for a request (SPEC.md gives them no wire shape,
+// so a peer gets them only when it said it understands them, task_request_json's "accepts"): status
+// updates when the request accepts "status"; an input-required status only when it accepts "input"
+// too, since the requester must answer it. A reference peer's request accepts neither.
+inline bool may_send_status(const task_envelope& request) { return request.accepts_status; }
+inline bool may_request_input(const task_envelope& request) { return request.accepts_status && request.accepts_input; }
 
 // --- States (A2A-aligned): task_state is declared above, with the status envelopes.
 

@@ -1,8 +1,9 @@
-// The installed tarball in headless Chromium, four ways a web app loads it: <script type=module>
-// through an import map with no bundler (the .wasm streamed next to dist/core.mjs), the same for
-// the single-file entry, and esbuild bundles of both (the split one with dist/core.wasm copied
-// next to the bundle, as the README says; the single-file one with no extra step). Every console
-// error or warning, page error and failed request fails the test.
+// The installed tarball in three browser engines (Chromium, Firefox ESR, WebKitGTK: ../../support/
+// engines.js), four ways a web app loads it: <script type=module> through an import map with no
+// bundler (the .wasm streamed next to dist/core.mjs), the same for the single-file entry, and
+// esbuild bundles of both (the split one with dist/core.wasm copied next to the bundle, as the
+// README says; the single-file one with no extra step). Every console error or warning, page
+// error and failed request fails the test.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -11,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import * as tools from 'nostr-tools/pure';
-import { CHROMIUM_PATH, launchChromium, runPage } from '../../support/chromium.js';
+import { forEachEngine } from '../../support/engines.js';
 import { gzipSize, packAndInstall, readJson, tempDir, PACKAGE_NAME } from '../../support/package.js';
 import { startStaticServer } from '../../support/static-server.js';
 
@@ -22,23 +23,17 @@ const PKG_URL = `/node_modules/${PACKAGE_NAME}`;
 const work = tempDir('browser');
 let pkg; // packAndInstall() result
 let server; // startStaticServer() result, serving the scratch project
-let browser; // launchChromium() result
 
 after(async () => {
   try {
-    await browser?.close();
+    await server?.close();
   } finally {
-    try {
-      await server?.close();
-    } finally {
-      work.remove();
-    }
+    work.remove();
   }
 });
 
 before(
   async () => {
-    if (!existsSync(CHROMIUM_PATH)) throw new Error(`no Chromium at ${CHROMIUM_PATH} (apt-get install chromium)`);
     pkg = await packAndInstall(work.dir);
     const app = path.join(pkg.scratch, 'app');
     await mkdir(app);
@@ -65,7 +60,6 @@ before(
     await writeFile(path.join(pkg.scratch, 'split.html'), page('unbundled, split', '/app/app-split.js', importMap));
     await writeFile(path.join(pkg.scratch, 'single.html'), page('unbundled, single file', '/app/app-single.js', importMap));
     server = await startStaticServer(pkg.scratch);
-    browser = await launchChromium();
   },
   { timeout: 120_000 },
 );
@@ -83,7 +77,13 @@ function page(title, script, importMap) {
 }
 
 /** esbuild, platform=browser, format=esm, minified, of app/<entry> into <outDir>/app.js. */
-async function bundle(entry, outDir) {
+const bundles = new Map();
+function bundle(entry, outDir) {
+  if (!bundles.has(outDir)) bundles.set(outDir, buildBundle(entry, outDir));
+  return bundles.get(outDir);
+}
+
+async function buildBundle(entry, outDir) {
   const outfile = path.join(pkg.scratch, outDir, 'app.js');
   const result = await esbuild.build({
     entryPoints: [path.join(pkg.scratch, 'app', entry)],
@@ -102,17 +102,18 @@ async function bundle(entry, outDir) {
     'esbuild warned while bundling the package',
   );
   await writeFile(path.join(pkg.scratch, outDir, 'index.html'), page(`esbuild ${entry}`, `/${outDir}/app.js`));
+  if (entry === 'app-split.js') await copyFile(path.join(pkg.pkgDir, 'dist/core.wasm'), path.join(pkg.scratch, outDir, 'core.wasm')); // as README says
   const inputs = Object.keys(result.metafile.inputs);
   const code = readFileSync(outfile);
   return { inputs, code, gz: await gzipSize(code) };
 }
 
-async function load(urlPath) {
+async function load(engine, urlPath) {
   const before = server.requests.length;
-  const r = await runPage(browser.context, server.origin + urlPath);
+  const r = await engine.runPage(server.origin + urlPath);
   const requests = server.requests.slice(before);
-  assert.deepEqual(r.problems, [], `problems on ${urlPath}:\n${r.problems.join('\n')}`);
-  assert.equal(r.result.error, undefined, `${urlPath} failed:\n${r.result.error}`);
+  assert.deepEqual(r.problems, [], `${engine.browser.label}: problems on ${urlPath}:\n${r.problems.join('\n')}`);
+  assert.equal(r.result.error, undefined, `${engine.browser.label}: ${urlPath} failed:\n${r.result.error}`);
   return { ...r, requests };
 }
 
@@ -150,76 +151,67 @@ function assertEmbeddedWasm(r) {
   assert.equal(r.wasmProbe.arrayBuffer, 1, 'compiled from the embedded bytes');
 }
 
-function record(t, label, r, extra = '') {
+function record(t, engine, label, r, extra = '') {
   t.diagnostic(
-    `${label}: init() ${r.result.initMs.toFixed(1)} ms, ready ${r.result.readyAtMs.toFixed(1)} ms after navigation${extra}`,
+    `${engine.browser.label}, ${label}: init() ${r.result.initMs.toFixed(1)} ms, ready ${r.result.readyAtMs.toFixed(1)} ms after navigation${extra}`,
   );
 }
 
-test('browser: <script type=module> + import map, no bundler: streams dist/core.wasm, signs, verifies', TIMEOUT, async (t) => {
-  const r = await load('/split.html');
-  assertChecksPass(r.result);
-  assertStreamedWasm(r, `${PKG_URL}/dist/core.wasm`);
-  const paths = r.requests.map((q) => q.path);
-  assert.ok(paths.includes(`${PKG_URL}/dist/index.browser.js`), 'loaded dist/index.browser.js');
-  assert.ok(!paths.some((p) => p.includes('index.node.js') || p.includes('core-single')), paths.join(' '));
-  record(t, 'unbundled split', r, ` (Chromium ${browser.version})`);
-});
-
-test('browser: nostr-agents/lite through the import map: streams dist/core-lite.wasm only, signs, verifies', TIMEOUT, async (t) => {
-  const r = await load('/lite.html');
-  assertChecksPass(r.result);
-  assertStreamedWasm(r, `${PKG_URL}/dist/core-lite.wasm`);
-  const paths = r.requests.map((q) => q.path);
-  assert.ok(paths.includes(`${PKG_URL}/dist/lite.browser.js`), 'loaded dist/lite.browser.js');
-  assert.ok(!paths.some((p) => /\/dist\/(core\.mjs|index\.)/.test(p)), paths.join(' '));
-  record(t, 'unbundled lite', r);
-});
-
-test('browser: <script type=module> + import map, single-file entry: no .wasm request, signs, verifies', TIMEOUT, async (t) => {
-  const r = await load('/single.html');
-  assertChecksPass(r.result);
-  assertEmbeddedWasm(r);
-  assert.ok(r.requests.some((q) => q.path === `${PKG_URL}/dist/index.single.js`), 'loaded dist/index.single.js');
-  record(t, 'unbundled single', r);
-});
-
-test("browser: esbuild bundle of 'nostr-agents' with dist/core.wasm copied next to it", TIMEOUT, async (t) => {
-  const b = await bundle('app-split.js', 'bundle-split');
+// The bundles, once for every engine: esbuild picks the browser entries and warns about nothing.
+test("esbuild bundles the browser entries: 'nostr-agents' (dist/core.wasm copied next to it) and 'nostr-agents/single'", TIMEOUT, async () => {
+  const split = await bundle('app-split.js', 'bundle-split');
   // Bundlers take the ES modules of js/ (the "module" condition), which they tree-shake.
-  assert.ok(b.inputs.includes(`node_modules/${PACKAGE_NAME}/js/index.browser.js`), `esbuild inputs: ${b.inputs}`);
-  assert.ok(!b.inputs.some((i) => i.includes('index.node.js') || i.includes('nip05-node')), 'esbuild picked the Node entry');
-  assert.ok(!b.inputs.some((i) => i.startsWith('node_modules/ws/')), 'esbuild bundled ws');
-  assert.ok(!b.code.includes('node:fs'), 'the browser bundle references node:fs');
-  await copyFile(path.join(pkg.pkgDir, 'dist/core.wasm'), path.join(pkg.scratch, 'bundle-split/core.wasm'));
-  const r = await load('/bundle-split/');
-  assertChecksPass(r.result);
-  assertStreamedWasm(r, '/bundle-split/core.wasm');
-  record(t, 'esbuild split', r, `; bundle ${b.code.length} B (${b.gz} gz) + core.wasm`);
+  assert.ok(split.inputs.includes(`node_modules/${PACKAGE_NAME}/js/index.browser.js`), `esbuild inputs: ${split.inputs}`);
+  assert.ok(!split.inputs.some((i) => i.includes('index.node.js') || i.includes('nip05-node')), 'esbuild picked the Node entry');
+  assert.ok(!split.inputs.some((i) => i.startsWith('node_modules/ws/')), 'esbuild bundled ws');
+  assert.ok(!split.code.includes('node:fs'), 'the browser bundle references node:fs');
+  const single = await bundle('app-single.js', 'bundle-single');
+  assert.ok(single.inputs.includes(`node_modules/${PACKAGE_NAME}/js/index.single.js`), `esbuild inputs: ${single.inputs}`);
 });
 
-test("browser: esbuild bundle of 'nostr-agents/single' works with no extra step", TIMEOUT, async (t) => {
-  const b = await bundle('app-single.js', 'bundle-single');
-  assert.ok(b.inputs.includes(`node_modules/${PACKAGE_NAME}/js/index.single.js`), `esbuild inputs: ${b.inputs}`);
-  const r = await load('/bundle-single/');
-  assertChecksPass(r.result);
-  assertEmbeddedWasm(r);
-  record(t, 'esbuild single', r, `; bundle ${b.code.length} B (${b.gz} gz), nothing else`);
-});
+forEachEngine((engine) => {
+  test('browser: <script type=module> + import map, no bundler: streams dist/core.wasm, signs, verifies', TIMEOUT, async (t) => {
+    const r = await load(engine, '/split.html');
+    assertChecksPass(r.result);
+    assertStreamedWasm(r, `${PKG_URL}/dist/core.wasm`);
+    const paths = r.requests.map((q) => q.path);
+    assert.ok(paths.includes(`${PKG_URL}/dist/index.browser.js`), 'loaded dist/index.browser.js');
+    assert.ok(!paths.some((p) => p.includes('index.node.js') || p.includes('core-single')), paths.join(' '));
+    record(t, engine, 'unbundled split', r);
+  });
 
-test('browser: init-to-ready time over 3 fresh loads per page (printed; generous bounds only)', TIMEOUT, async (t) => {
-  for (const urlPath of ['/split.html', '/single.html', '/bundle-split/', '/bundle-single/']) {
-    if (!existsSync(path.join(pkg.scratch, urlPath, urlPath.endsWith('/') ? 'index.html' : ''))) {
-      t.diagnostic(`${urlPath}: not built (its test failed), skipped`);
-      continue;
-    }
-    const runs = [];
-    for (let i = 0; i < 3; i++) runs.push((await load(urlPath)).result);
-    const median = (k) => runs.map((x) => x[k]).sort((a, b) => a - b)[1];
-    assert.ok(median('initMs') < 10_000, `${urlPath}: init() took ${median('initMs')} ms`);
-    assert.ok(median('readyAtMs') < 20_000, `${urlPath}: ready ${median('readyAtMs')} ms after navigation`);
-    t.diagnostic(
-      `${urlPath}: median init() ${median('initMs').toFixed(1)} ms, ready ${median('readyAtMs').toFixed(1)} ms after navigation`,
-    );
-  }
+  test('browser: nostr-agents/lite through the import map: streams dist/core-lite.wasm only, signs, verifies', TIMEOUT, async (t) => {
+    const r = await load(engine, '/lite.html');
+    assertChecksPass(r.result);
+    assertStreamedWasm(r, `${PKG_URL}/dist/core-lite.wasm`);
+    const paths = r.requests.map((q) => q.path);
+    assert.ok(paths.includes(`${PKG_URL}/dist/lite.browser.js`), 'loaded dist/lite.browser.js');
+    assert.ok(!paths.some((p) => /\/dist\/(core\.mjs|index\.)/.test(p)), paths.join(' '));
+    record(t, engine, 'unbundled lite', r);
+  });
+
+  test('browser: <script type=module> + import map, single-file entry: no .wasm request, signs, verifies', TIMEOUT, async (t) => {
+    const r = await load(engine, '/single.html');
+    assertChecksPass(r.result);
+    assertEmbeddedWasm(r);
+    assert.ok(r.requests.some((q) => q.path === `${PKG_URL}/dist/index.single.js`), 'loaded dist/index.single.js');
+    record(t, engine, 'unbundled single', r);
+  });
+
+  test("browser: esbuild bundle of 'nostr-agents' with dist/core.wasm copied next to it", TIMEOUT, async (t) => {
+    const b = await bundle('app-split.js', 'bundle-split');
+    const r = await load(engine, '/bundle-split/');
+    assertChecksPass(r.result);
+    assertStreamedWasm(r, '/bundle-split/core.wasm');
+    record(t, engine, 'esbuild split', r, `; bundle ${b.code.length} B (${b.gz} gz) + core.wasm`);
+  });
+
+  test("browser: esbuild bundle of 'nostr-agents/single' works with no extra step", TIMEOUT, async (t) => {
+    const b = await bundle('app-single.js', 'bundle-single');
+    const r = await load(engine, '/bundle-single/');
+    assertChecksPass(r.result);
+    assertEmbeddedWasm(r);
+    record(t, engine, 'esbuild single', r, `; bundle ${b.code.length} B (${b.gz} gz), nothing else`);
+  });
+
 });

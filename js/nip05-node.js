@@ -1,9 +1,9 @@
-// verifyNip05's defaults in Node (discovery.js): DNS lookup, and the https GET of nip05-https.js,
+// The NIP-05 fetch's defaults in Node (nip05-fetch.js): DNS lookup, and the https GET of nip05-https.js,
 // which resolves the host again at connect time through `lookup` (falling back to DNS when it
 // answers null) and connects only to an address it checked. Set by the init() of the entries that
 // may run in Node (index.node.js, index.single.js); browser bundles never include it.
-import { NostrError } from '../errors.js';
-import { NIP05_MAX_BYTES, isPrivateAddress, setNip05NodeDefaults } from './discovery.js';
+import { NostrError } from './errors.js';
+import { NIP05_MAX_BYTES, isPrivateAddress, setNip05NodeDefaults } from './nip05-fetch.js';
 import { checkedLookup, httpsGet } from './nip05-https.js';
 
 // Named at run time: bundles leave them alone (and never load them outside Node).
@@ -27,7 +27,7 @@ async function nodeFetch(lookup, ca) {
   return (url, init) => httpsGet(https, url, { lookup: connectLookup, ca: trusted, signal: init.signal, headers: init.headers, maxBytes: NIP05_MAX_BYTES });
 }
 
-/** Makes DNS and this https GET verifyNip05's defaults (called by the entries' init()). */
+/** Makes DNS and this https GET the NIP-05 fetch's defaults (called by the entries' init()). */
 export function useNodeNip05Defaults() {
   setNip05NodeDefaults({ lookup: dnsLookup, fetch: nodeFetch });
 }
