@@ -6,6 +6,7 @@
 #include <variant>
 
 #include "event/event.hpp"
+#include "nip_xx_event.hpp"
 #include "nip_xx_outgoing.hpp"
 #include "protocols/nip_xx/client_requests.hpp"
 #include "protocols/nip_xx/client_run.hpp"
@@ -38,8 +39,9 @@ const char* update_name(update_kind k) {
   return "ignored";
 }
 
-// A client run fed with received events (JSON text, signature already verified) and their
-// decrypted content. Updates come back as plain objects.
+// A client run fed with received events (the JS objects the pool delivered, signature already
+// verified: read in place, not serialized again) and their decrypted content. Updates come back as
+// plain objects.
 class client_run_binding {
  public:
   // terminal_grace_ms < 0: the core's default.
@@ -52,8 +54,8 @@ class client_run_binding {
              terminal_grace_ms < 0 ? default_terminal_grace_ms : static_cast<std::int64_t>(terminal_grace_ms),
              idle_timeout_ms < 0 ? default_idle_timeout_ms : static_cast<std::int64_t>(idle_timeout_ms)) {}
 
-  val on_event(const std::string& event_json, const std::string& plaintext, double now_ms) {
-    auto e = parse_event(event_json);
+  val on_event(const val& received, const std::string& plaintext, double now_ms) {
+    auto e = event_of(received, false);
     if (!e) return fail(e.err());
     run_update u = run_.on_event(*e, plaintext, static_cast<std::int64_t>(now_ms));
     val o = val::object();
@@ -96,6 +98,10 @@ class client_run_binding {
   }
   void close() { run_.close(); }
   bool closed() const { return run_.closed(); }
+  bool names_run(const val& received) const {
+    auto e = event_of(received, false);
+    return e && run_.names_run(*e);
+  }
 
   // ms, or null before the first terminal.
   val settle_at() const {
@@ -128,6 +134,38 @@ class client_run_binding {
 
 std::string nipxx_default_info() { return to_json(default_info()); }
 
+privacy_wish wish_of(const std::string& w) {
+  if (w == "nip59") return privacy_wish::nip59;
+  if (w == "auto") return privacy_wish::automatic;
+  return privacy_wish::nip44;
+}
+
+// wish: "default" | "nip59" | "auto"; info_json: the agent's ai.info content, "" for none (the
+// seed's defaults). "default" | "nip59", or undefined (UNSUPPORTED_FEATURE recorded).
+val nipxx_choose_privacy(const std::string& wish, const std::string& info_json) {
+  auto info = info_json.empty() ? result<info_payload>(default_info()) : parse_info(info_json);
+  auto chosen = choose_privacy(wish_of(wish), info ? *info : default_info());
+  if (!chosen) return fail(chosen.err());
+  return val(*chosen == privacy_profile::nip59 ? "nip59" : "default");
+}
+
+// privacy: "default" | "nip59"; prompt_created_at: seconds.
+val nipxx_run_filter(const std::string& privacy, const std::string& agent, const std::string& client,
+                     const std::string& prompt_id, double prompt_created_at) {
+  auto profile = privacy == "nip59" ? privacy_profile::nip59 : privacy_profile::nip44;
+  return filter_val(run_filter(profile, agent, client, prompt_id, static_cast<std::int64_t>(prompt_created_at)));
+}
+
+val nipxx_session_prompt_filters(const std::string& agent, const std::string& client, const std::string& session) {
+  return filters_val(session_prompt_filters(agent, client, session));
+}
+
+// prompt_ids: an array of prompt event ids.
+val nipxx_session_terminal_filters(const std::string& agent, const std::string& client, const std::string& session,
+                                   val prompt_ids) {
+  return filters_val(session_terminal_filters(agent, client, session, emscripten::vecFromJSArray<std::string>(prompt_ids)));
+}
+
 std::optional<std::string> optional_string(const std::string& s) {
   return s.empty() ? std::nullopt : std::optional<std::string>(s);
 }
@@ -143,13 +181,14 @@ val nipxx_cancel_event(const std::string& agent, const std::string& client, cons
   return outgoing_val(cancel_event(agent, client, prompt_id, optional_string(session), reason));
 }
 
-// candidates: event JSON texts. The index of the newest valid ai.info of agent, or -1.
+// candidates: events as the pool delivered them. The index of the newest valid ai.info of agent,
+// or -1.
 int nipxx_select_info(const std::string& agent, val candidates) {
   std::vector<event> events;
-  std::vector<int> index;  // events[i] is candidates[index[i]] (unparsable ones are skipped)
+  std::vector<int> index;  // events[i] is candidates[index[i]] (malformed ones are skipped)
   const int n = candidates["length"].as<int>();
   for (int i = 0; i < n; ++i) {
-    auto e = parse_event(candidates[i].as<std::string>());
+    auto e = event_of(candidates[i], true);
     if (!e) continue;
     events.push_back(std::move(*e));
     index.push_back(i);
@@ -183,6 +222,10 @@ val nipxx_constants() {
   c.set("restartLookback", static_cast<double>(restart_lookback_s));
   c.set("seenPromptsCap", static_cast<double>(seen_prompts_cap));
   c.set("openedWrapsCap", static_cast<double>(opened_wraps_cap));
+  val durable = val::array();
+  for (std::int64_t k = 25800; k <= 25806; ++k)  // the durable ones among the run kinds
+    if (is_durable(static_cast<kind>(k))) durable.call<void>("push", static_cast<int>(k));
+  c.set("durableKinds", durable);
   return c;
 }
 
@@ -203,6 +246,7 @@ EMSCRIPTEN_BINDINGS(nip_xx) {
       .function("handleTimeout", &client_run_binding::handle_timeout)
       .function("close", &client_run_binding::close)
       .function("closed", &client_run_binding::closed)
+      .function("namesRun", &client_run_binding::names_run)
       .function("settleAt", &client_run_binding::settle_at)
       .function("terminalGrace", &client_run_binding::terminal_grace)
       .function("text", &client_run_binding::text)
@@ -214,6 +258,10 @@ EMSCRIPTEN_BINDINGS(nip_xx) {
   emscripten::function("nipxxCancelEvent", &nipxx_cancel_event);
   emscripten::function("nipxxSelectInfo", &nipxx_select_info);
   emscripten::function("nipxxConstants", &nipxx_constants);
+  emscripten::function("nipxxChoosePrivacy", &nipxx_choose_privacy);
+  emscripten::function("nipxxRunFilter", &nipxx_run_filter);
+  emscripten::function("nipxxSessionPromptFilters", &nipxx_session_prompt_filters);
+  emscripten::function("nipxxSessionTerminalFilters", &nipxx_session_terminal_filters);
   emscripten::function("nipxxRumorContentIsPayload", &nipxx_rumor_content_is_payload);
 }
 

@@ -9,8 +9,10 @@
 
 #include "event/event.hpp"
 #include "protocols/nip_xx/agent_admission.hpp"
+#include "protocols/nip_xx/agent_info.hpp"
 #include "protocols/nip_xx/agent_run.hpp"
 #include "protocols/nip_xx/payload.hpp"
+#include "nip_xx_event.hpp"
 #include "nip_xx_outgoing.hpp"
 #include "protocols/nip_xx/agent_inbox.hpp"
 #include "protocols/nip_xx/constants.hpp"
@@ -79,8 +81,8 @@ class admission_binding {
       : gate_(make_config(std::move(agent_pubkey), info_json, policy)) {}
 
   // Before decryption: tags, p == this agent, block/allow, rate limit. `now_ms`: the driver's clock.
-  val screen(const std::string& event_json, double now_ms) {
-    auto e = parse_event(event_json);
+  val screen(const val& received, double now_ms) {
+    auto e = event_of(received, false);
     if (!e) return fail(e.err());
     auto v = gate_.screen(*e, seconds_of(static_cast<std::int64_t>(now_ms)));
     if (auto* r = std::get_if<rejection>(&v)) return rejected(*r);
@@ -96,8 +98,8 @@ class admission_binding {
   void run_ended() { gate_.run_ended(); }
 
   // On the decrypted payload of a screened prompt.
-  val admit(const std::string& event_json, const std::string& plaintext) {
-    auto e = parse_event(event_json);
+  val admit(const val& received, const std::string& plaintext) {
+    auto e = event_of(received, false);
     if (!e) return fail(e.err());
     auto tags = check_tags(*e);
     if (!tags) return rejected(rejection{tags.err().code, tags.err().detail, std::nullopt});
@@ -177,12 +179,17 @@ class inbox_binding {
     return static_cast<double>(inbox_.subscribe_since(seconds_of(static_cast<std::int64_t>(now_ms))));
   }
   void go_live() { inbox_.go_live(); }
+  bool live() const { return inbox_.live(); }
+  val filters(double now_ms, bool nip59) const {
+    return filters_val(inbox_.filters(seconds_of(static_cast<std::int64_t>(now_ms)), nip59));
+  }
 
   // "handle" | "duplicate" | "not_addressed" | "stale" | "too_old", or undefined (not an event).
-  val on_prompt(const std::string& event_json, double now_ms) {
-    auto e = parse_event(event_json);
+  // live: whether it (or its gift wrap) was delivered after EOSE (live() when it arrived).
+  val on_prompt(const val& received, double now_ms, bool live) {
+    auto e = event_of(received, false);
     if (!e) return fail(e.err());
-    switch (inbox_.on_prompt(*e, seconds_of(static_cast<std::int64_t>(now_ms)))) {
+    switch (inbox_.on_prompt(*e, seconds_of(static_cast<std::int64_t>(now_ms)), live)) {
       case prompt_disposition::handle: return val("handle");
       case prompt_disposition::duplicate: return val("duplicate");
       case prompt_disposition::not_addressed: return val("not_addressed");
@@ -195,8 +202,8 @@ class inbox_binding {
   void prompt_done(const std::string& prompt_id) { inbox_.prompt_done(prompt_id); }
 
   // "ignore" | "held" | "decrypt", or undefined (not an event).
-  val on_cancel(const std::string& event_json) {
-    auto e = parse_event(event_json);
+  val on_cancel(const val& received) {
+    auto e = event_of(received, true);  // held whole while its prompt is being admitted
     if (!e) return fail(e.err());
     switch (inbox_.on_cancel(*e)) {
       case cancel_disposition::ignore: return val("ignore");
@@ -205,22 +212,29 @@ class inbox_binding {
     }
     return val("ignore");
   }
-  // The prompt id whose run to cancel, or null.
-  val authorize_cancel(const std::string& event_json, const std::string& plaintext) const {
-    auto e = parse_event(event_json);
+  // {promptId, reason} of the run to cancel, or null.
+  val authorize_cancel(const val& received, const std::string& plaintext) const {
+    auto e = event_of(received, false);
     if (!e) return val::null();
-    auto id = inbox_.authorize_cancel(*e, plaintext);
-    return id ? val(*id) : val::null();
+    auto ok = inbox_.authorize_cancel(*e, plaintext);
+    if (!ok) return val::null();
+    val o = val::object();
+    o.set("promptId", ok->prompt_id);
+    o.set("reason", ok->reason);
+    return o;
   }
-  // The held cancel (event JSON) for prompt_id, or null.
+  // The held cancel (an event object) for prompt_id, or null.
   val take_held(const std::string& prompt_id) {
     auto e = inbox_.take_held(prompt_id);
-    return e ? val(to_json(*e)) : val::null();
+    return e ? event_val(*e) : val::null();
   }
 
  private:
   agent_inbox inbox_;
 };
+
+// ai.info as the agent publishes it: {kind, tags, plaintext (the content)}, or undefined.
+val nipxx_info_event(const std::string& d, const std::string& info_json) { return outgoing_val(info_event(d, info_json)); }
 
 // The info as the agent advertises it (canonical JSON), or undefined when invalid.
 val nipxx_normalize_info(const std::string& json) {
@@ -252,6 +266,8 @@ EMSCRIPTEN_BINDINGS(nip_xx_agent) {
       .constructor<std::string, double, double>()
       .function("subscribeSince", &inbox_binding::subscribe_since)
       .function("goLive", &inbox_binding::go_live)
+      .function("live", &inbox_binding::live)
+      .function("filters", &inbox_binding::filters)
       .function("onPrompt", &inbox_binding::on_prompt)
       .function("runStarted", &inbox_binding::run_started)
       .function("promptDone", &inbox_binding::prompt_done)
@@ -259,6 +275,7 @@ EMSCRIPTEN_BINDINGS(nip_xx_agent) {
       .function("authorizeCancel", &inbox_binding::authorize_cancel)
       .function("takeHeld", &inbox_binding::take_held);
   emscripten::function("nipxxNormalizeInfo", &nipxx_normalize_info);
+  emscripten::function("nipxxInfoEvent", &nipxx_info_event);
 }
 
 }  // namespace nostr::bindings

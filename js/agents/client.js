@@ -2,10 +2,10 @@
 // All I/O is here (relay pool, signer); ordering, dedupe, gaps and terminal selection are the
 // core's ClientRun.
 import { NostrError } from '../errors.js';
-import { KINDS, validatePayload } from '../nipxx.js';
+import { validatePayload } from '../nipxx.js';
 import { AgentError } from './errors.js';
-import { ClientMachine, cancelEvent, constants, promptEvent, selectInfo } from './machines.js';
-import { after, agentHex, clockOf, defaultInfo, openRunWrap, requireSigner, rootOf, runPlaintext, sealEvent, subscribeLive, wrapRunEvent } from './shared.js';
+import { ClientMachine, cancelEvent, choosePrivacy, constants, promptEvent, runFilter, selectInfo } from './machines.js';
+import { after, agentHex, clockOf, defaultInfo, openRunWrap, requireSigner, runPlaintext, sealEvent, subscribeLive, wrapRunEvent } from './shared.js';
 import { requireStore } from './store.js';
 
 const PRIVACY = ['default', 'nip59', 'auto'];
@@ -144,7 +144,7 @@ export class Run {
     if (model !== undefined) payload.model = model;
     if (toolSchemaVersion !== undefined) payload.tool_schema_version = toolSchemaVersion;
     if (fallbackModels !== undefined) payload.fallback_models = fallbackModels;
-    const verdict = validatePayload(KINDS.prompt, payload);
+    const verdict = validatePayload(constants().kinds.prompt, payload);
     if (!verdict.ok) throw new NostrError('INVALID_ARGUMENT', `prompt: ${verdict.message}`);
     if (session !== undefined && (typeof session !== 'string' || session.length === 0))
       throw new NostrError('INVALID_ARGUMENT', 'prompt: session must be a non-empty string');
@@ -221,11 +221,7 @@ export class Run {
   // Subscribes to the run's events (before the prompt goes out: they are ephemeral on ordinary relays).
   // Privacy-first: the wraps addressed to the client (routing by the wrapper's p and kind only).
   async _subscribe(since, signal) {
-    const { kinds, wrapLookback } = constants();
-    const filter =
-      this.privacy === 'nip59'
-        ? { kinds: [kinds.giftWrap], '#p': [this.client], since: since - wrapLookback }
-        : { kinds: [kinds.status, kinds.delta, kinds.response, kinds.toolCall, kinds.error], '#p': [this.client], '#e': [this.id], authors: [this.agent] };
+    const filter = runFilter(this.privacy, this.agent, this.client, this.id, since);
     this._machine.start(this._clock.ms()); // the idle deadline runs from here
     this._schedule();
     this._sub = await subscribeLive(
@@ -250,11 +246,8 @@ export class Run {
       this.client = await this._signer.getPublicKey();
       if (this._privacyWish !== 'default') {
         // The client's wish and the agent's ai.info: supports_nip59 (Protocol Flow 2).
-        const { info } = await discover(this._pool, this.agent, { relays: this._relays, maxWait: constants().promptDiscoverWaitMs, signal: this._prePublish.signal });
-        const supported = info.supports_nip59 === true;
-        if (this._privacyWish === 'nip59' && !supported)
-          throw new NostrError('UNSUPPORTED_FEATURE', 'the agent does not advertise supports_nip59 (privacy: nip59)');
-        this.privacy = supported ? 'nip59' : 'default';
+        const { event } = await discover(this._pool, this.agent, { relays: this._relays, maxWait: constants().promptDiscoverWaitMs, signal: this._prePublish.signal });
+        this.privacy = choosePrivacy(this._privacyWish, event);
       }
       const out = promptEvent(this.agent, this.client, this.session, payloadJson);
       const payload = JSON.parse(out.plaintext);
@@ -372,7 +365,7 @@ export class Run {
       event = await openRunWrap(this._signer, received);
       if (event === null) return;
     }
-    if (this._done || rootOf(event) !== this.id) return;
+    if (this._done || !this._machine.namesRun(event)) return;
     let plaintext;
     try {
       plaintext = await runPlaintext(this._signer, event, wrapped);
@@ -408,7 +401,7 @@ export class Run {
       case 'idle':
         // The seed's "missing a terminal after reasonable timeout"; the stored record stays open,
         // so the run can be resumed later.
-        return this._finish(null, new NostrError('RUN_INCOMPLETE', `no event of the run for ${this._idleTimeout ?? DEFAULT_IDLE_TIMEOUT} ms`));
+        return this._finish(null, new NostrError('RUN_INCOMPLETE', `no event of the run for ${this._idleTimeout ?? constants().idleTimeoutMs} ms`));
       case 'cancel_unconfirmed':
         return this._finish(null, new AgentError('CANCELLED', 'cancelled; the agent did not confirm'));
       default:
@@ -519,7 +512,7 @@ export class Run {
   async cancel(reason = 'user_cancel') {
     // Once a terminal is shown (the machine has one), a cancel would only race it.
     if (this._done || this._cancelRequested || (this._machine !== null && !this._machine.mayCancel)) return false;
-    const verdict = validatePayload(KINDS.cancel, { ver: 1, reason });
+    const verdict = validatePayload(constants().kinds.cancel, { ver: 1, reason });
     if (!verdict.ok) throw new NostrError('INVALID_ARGUMENT', `cancel: ${verdict.message}`);
     this._cancelRequested = true;
     this._prePublish?.abort();

@@ -33,9 +33,33 @@ export function cancelEvent(agent, client, promptId, session, reason) {
   return outgoing(core().nipxxCancelEvent(agent, client, promptId, session ?? '', reason));
 }
 
+/**
+ * The run's profile, 'default' or 'nip59', from the client's wish ('default' | 'nip59' | 'auto')
+ * and the agent's ai.info event (null: the seed's defaults). Throws UNSUPPORTED_FEATURE for a
+ * 'nip59' wish the agent does not support (Protocol Flow 2).
+ */
+export function choosePrivacy(wish, infoEvent) {
+  return outgoing(core().nipxxChoosePrivacy(wish, infoEvent?.content ?? ''));
+}
+
+/** The subscription filter of a run's events (profile 'default' | 'nip59'; createdAt: the prompt's, s). */
+export function runFilter(privacy, agent, client, promptId, createdAt) {
+  return core().nipxxRunFilter(privacy, agent, client, promptId, createdAt);
+}
+
+/** The seed's recovery filters: a session's prompts (by #s and #p agent). */
+export function sessionPromptFilters(agent, client, session) {
+  return core().nipxxSessionPromptFilters(agent, client, session);
+}
+
+/** The terminals of a session's runs: [by #s, ...by #e root in chunks]. */
+export function sessionTerminalFilters(agent, client, session, promptIds) {
+  return core().nipxxSessionTerminalFilters(agent, client, session, promptIds);
+}
+
 /** The index in `events` of the newest valid ai.info of `agent` by (created_at, id), or -1. */
 export function selectInfo(agent, events) {
-  return core().nipxxSelectInfo(agent, events.map((e) => JSON.stringify(e)));
+  return core().nipxxSelectInfo(agent, events); // read in place: no JSON round trip
 }
 
 /** The client's run machine with its deadlines (ms on the driver's clock). */
@@ -47,9 +71,14 @@ export class ClientMachine {
   }
   /** An update; a delta carries `append` (or `text` when the whole text changed) and `degraded`. */
   onEvent(event, plaintext, nowMs) {
-    const u = this.#native.onEvent(JSON.stringify(event), plaintext, nowMs);
+    // The event object as the pool delivered it: the core reads its fields, it is not parsed again.
+    const u = this.#native.onEvent(event, plaintext, nowMs);
     if (u === undefined) throw new NostrError('INVALID_EVENT', core().lastError().message);
     return u;
+  }
+  /** Whether the event names this run (e root): only those are decrypted. */
+  namesRun(event) {
+    return this.#native.namesRun(event);
   }
   start(nowMs) {
     this.#native.start(nowMs);

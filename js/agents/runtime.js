@@ -5,9 +5,9 @@
 // (seq from 0, exactly one terminal, cancel once).
 import { core } from '../core.js';
 import { NostrError } from '../errors.js';
-import { AgentRun, ERROR_CODES, KINDS, rumorContentIsPayload, validatePayload } from '../nipxx.js';
+import { AgentRun, ERROR_CODES, rumorContentIsPayload } from '../nipxx.js';
 import { AgentError } from './errors.js';
-import { AgentInbox } from './inbox.js';
+import { AgentInbox, infoEvent as infoEventOf } from './inbox.js';
 import { constants } from './machines.js';
 import { after, clockOf, defaultInfo, openRunWrap, poolFrom, requireSigner, rootOf, runPlaintext, sealEvent, subscribeLive, tagValue, wrapRunEvent } from './shared.js';
 
@@ -62,6 +62,7 @@ export async function serveAgent({
 } = {}) {
   requireSigner(signer, 'serveAgent');
   const clock = clockOf(now, 'serveAgent');
+  const { kinds } = constants();
   stopTimeout ??= constants().stopTimeoutMs;
   maxClockSkew ??= constants().maxClockSkew;
   if (!(Number.isFinite(maxClockSkew) && maxClockSkew >= 0))
@@ -70,8 +71,7 @@ export async function serveAgent({
   if (typeof d !== 'string' || d.length === 0) throw new NostrError('INVALID_ARGUMENT', 'serveAgent: d must be a non-empty string');
   const infoPayload = { ...defaultInfo(), ...info, ver: 1 };
   const infoJson = JSON.stringify(infoPayload);
-  const verdict = validatePayload(KINDS.info, infoJson);
-  if (!verdict.ok) throw new NostrError('INVALID_ARGUMENT', `serveAgent: info: ${verdict.message}`);
+  const infoOut = infoEventOf(d, infoJson); // the schema and the one d tag: the core's
   const corePolicy = policyForCore(policy);
   const { pool, owned } = poolFrom({ pool: givenPool, relays }, 'serveAgent');
   const report = (err) => {
@@ -121,24 +121,25 @@ export async function serveAgent({
   // prompt gets no ai.error (see the core's agent_inbox: a terminal could replace the answer a
   // stored or re-broadcast copy already has); the operator is told (STALE_PROMPT: typically a
   // client clock far behind), and the client ends such a run itself (idleTimeout: RUN_INCOMPLETE).
-  async function onPrompt(prompt) {
+  // live: whether it (or its gift wrap) arrived after the stored events (judged at arrival: a wrap
+  // is opened later).
+  async function onPrompt(prompt, live) {
     if (stopped) return;
-    const json = JSON.stringify(prompt);
-    const disposition = inbox.onPrompt(json, clock.ms());
+    const disposition = inbox.onPrompt(prompt, clock.ms(), live);
     if (disposition === 'stale') {
       const age = clock.seconds() - prompt.created_at;
       report(new NostrError('STALE_PROMPT', `prompt ${prompt.id} from ${prompt.pubkey} is ${age} s old (maxClockSkew ${maxClockSkew} s): not answered`));
     }
     if (disposition !== 'handle') return;
     try {
-      return await admitAndRun(prompt, json);
+      return await admitAndRun(prompt);
     } finally {
       inbox?.promptDone(prompt.id);
     }
   }
 
-  async function admitAndRun(prompt, json) {
-    const screened = gate.screen(json, clock.ms());
+  async function admitAndRun(prompt) {
+    const screened = gate.screen(prompt, clock.ms());
     if (screened === undefined) return;
     if (!screened.ok) return refuse(prompt, screened.code, screened.message, screened.retryAfter);
     let plaintext;
@@ -148,7 +149,7 @@ export async function serveAgent({
       return refuse(prompt, 'PARSE_ERROR', 'content does not decrypt (NIP-44)');
     }
     if (stopped) return;
-    const admitted = gate.admit(json, plaintext);
+    const admitted = gate.admit(prompt, plaintext);
     if (admitted === undefined) return;
     if (!admitted.ok) return refuse(prompt, admitted.code, admitted.message, admitted.retryAfter);
     const whole = runPrompt(prompt, admitted);
@@ -253,21 +254,20 @@ export async function serveAgent({
   // its prompt is being admitted is held until the run starts.
   async function onCancel(cancel) {
     if (!inbox) return;
-    const json = JSON.stringify(cancel);
-    if (inbox.onCancel(json) !== 'decrypt') return;
+    if (inbox.onCancel(cancel) !== 'decrypt') return;
     let plaintext;
     try {
       plaintext = await runPlaintext(signer, cancel, cancel.wrapped === true);
     } catch {
       return;
     }
-    const promptId = inbox?.authorizeCancel(json, plaintext);
-    const state = promptId ? runs.get(promptId) : undefined;
+    const authorized = inbox?.authorizeCancel(cancel, plaintext);
+    const state = authorized ? runs.get(authorized.promptId) : undefined;
     if (!state) return;
     const out = state.run.cancel(); // null when already cancelled or finished: nothing more to send
     if (!out) return;
     state.cancelled = true;
-    state.controller.abort(new AgentError('CANCELLED', JSON.parse(plaintext).reason));
+    state.controller.abort(new AgentError('CANCELLED', authorized.reason));
     emit(state, out);
   }
 
@@ -275,34 +275,30 @@ export async function serveAgent({
   try {
     agent = await signer.getPublicKey();
     gate = new (core().NipxxAdmission)(agent, infoJson, corePolicy);
-    const infoEvent = await signer.signEvent({ kind: KINDS.info, tags: [['d', d]], content: infoJson, created_at: clock.seconds() });
+    const infoEvent = await signer.signEvent({ kind: infoOut.kind, tags: infoOut.tags, content: infoOut.plaintext, created_at: clock.seconds() });
     const published = await pool.publish(infoEvent, { relays });
     if (!published.some((r) => r.status === 'accepted')) report(new NostrError('RELAY_REJECTED', 'no relay accepted ai.info'));
     // Stored prompts (sent before the subscription's EOSE) older than `from` are not answered (a
     // restart does not answer old prompts again); live ones within maxClockSkew of our clock are.
     const from = since ?? clock.seconds() - constants().restartLookback;
     inbox = new AgentInbox(agent, from, maxClockSkew);
-    const reqSince = inbox.subscribeSince(clock.ms());
-    const filters = [
-      { kinds: [KINDS.prompt], '#p': [agent], since: reqSince },
-      { kinds: [KINDS.cancel], '#p': [agent], since: reqSince },
-    ];
     // Privacy-first profile (ai.info supports_nip59): prompts and cancels may come gift-wrapped.
     const nip59 = infoPayload.supports_nip59 === true;
-    const giftWrap = constants().kinds.giftWrap;
-    if (nip59) filters.push({ kinds: [giftWrap], '#p': [agent], since: reqSince - constants().wrapLookback });
-    const onWrap = async (wrap) => {
+    const { giftWrap } = kinds;
+    const filters = inbox.filters(clock.ms(), nip59);
+    const onWrap = async (wrap, live) => {
       const rumor = await openRunWrap(signer, wrap);
       // Not ours to read, not a NIP-XX request, or older than the prompts we answer: ignored.
       if (rumor === null || stopped) return;
       rumor.wrapped = true;
-      if (rumor.kind === KINDS.prompt) return onPrompt(rumor);
-      if (rumor.kind === KINDS.cancel) return onCancel(rumor);
+      if (rumor.kind === kinds.prompt) return onPrompt(rumor, live);
+      if (rumor.kind === kinds.cancel) return onCancel(rumor);
     };
     sub = await subscribeLive(pool, filters, {
       relays,
       onevent: (e) => {
-        const work = e.kind === KINDS.prompt ? onPrompt(e) : e.kind === KINDS.cancel ? onCancel(e) : e.kind === giftWrap && nip59 ? onWrap(e) : null;
+        const live = inbox?.live ?? true;
+        const work = e.kind === kinds.prompt ? onPrompt(e, live) : e.kind === kinds.cancel ? onCancel(e) : e.kind === giftWrap && nip59 ? onWrap(e, live) : null;
         if (work) work.catch(report);
       },
     });

@@ -82,7 +82,8 @@ export async function sealEvent(signer, recipient, { kind, tags, plaintext }, cl
  * Subscribes and resolves once the relays sent EOSE (or after maxWait ms), so live events are not
  * missed. `signal` aborting before then closes the subscription and rejects with ABORTED.
  */
-export function subscribeLive(pool, filters, { relays, onevent, onclose, maxWait = 5000, signal }) {
+export function subscribeLive(pool, filters, { relays, onevent, onclose, maxWait, signal }) {
+  maxWait ??= constants().discoverWaitMs;
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new NostrError('ABORTED', 'the operation was aborted', { cause: signal.reason }));
     let sub;

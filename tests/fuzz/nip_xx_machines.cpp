@@ -170,7 +170,7 @@ void agent_side(FuzzedDataProvider& in) {
         auto authorized = inbox.authorize_cancel(c, in.ConsumeBool() ? R"({"ver":1,"reason":"policy"})" : "{}");
         // No action after close: a cancel acts only on a running run, from its client.
         if (d == cancel_disposition::decrypt) FUZZ_CHECK(running.count(pid) && c.pubkey == kClient);
-        if (authorized) FUZZ_CHECK(*authorized == pid && running.count(pid) && c.pubkey == kClient);
+        if (authorized) FUZZ_CHECK(authorized->prompt_id == pid && authorized->reason == "policy" && running.count(pid) && c.pubkey == kClient);
         if (d == cancel_disposition::held) FUZZ_CHECK(admitting.count(pid) && !running.count(pid));
         break;
       }

@@ -64,7 +64,7 @@ test('delta increments rebuild the machine text in any delivery order', () => {
       assert.equal(u.type, 'delta');
       if (u.text !== undefined) resets++;
       shown = u.text !== undefined ? u.text : shown + u.append;
-      native.onEvent(JSON.stringify(events[i].event), events[i].payload, 0);
+      native.onEvent(events[i].event, events[i].payload, 0);
       assert.equal(shown, native.text());
     }
     assert.equal(shown, parts.join(''));

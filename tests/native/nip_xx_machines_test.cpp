@@ -3,7 +3,16 @@
 // with a manual clock.
 #include <gtest/gtest.h>
 
+#include <cstring>
+
+#include "crypto/hash.hpp"
+#include "crypto/secp256k1.hpp"
+#include "util/hex.hpp"
+#include "event/filter.hpp"
+#include "nips/nip44.hpp"
+#include "nips/nip59.hpp"
 #include "protocols/nip_xx/agent_inbox.hpp"
+#include "protocols/nip_xx/agent_info.hpp"
 #include "protocols/nip_xx/agent_run.hpp"
 #include "protocols/nip_xx/client_requests.hpp"
 #include "protocols/nip_xx/client_run.hpp"
@@ -242,7 +251,7 @@ TEST(nip_xx_machines_test, inbox_authorizes_cancels) {
   ASSERT_TRUE(held);
   EXPECT_FALSE(inbox.take_held(pid));
   EXPECT_EQ(inbox.on_cancel(*held), cancel_disposition::decrypt);
-  EXPECT_EQ(*inbox.authorize_cancel(*held, kCancel), pid);
+  EXPECT_EQ(inbox.authorize_cancel(*held, kCancel)->prompt_id, pid);
   EXPECT_FALSE(inbox.authorize_cancel(*held, R"({"ver":1,"reason":"bored"})"));
   EXPECT_EQ(inbox.on_cancel(cancel_from(kOther, pid)), cancel_disposition::ignore);  // not its client
   EXPECT_FALSE(inbox.authorize_cancel(cancel_from(kOther, pid), kCancel));
@@ -303,4 +312,258 @@ TEST(nip_xx_machines_test, unadvertised_tool_and_the_defaults_without_ai_info) {
   call.phase = "start";
   EXPECT_EQ(run.tool_call(call).err().code, errc::xx_unsupported_feature);
   EXPECT_FALSE(run.finished());  // the caller ends the run with it
+}
+
+// --- The conformance rules the JS layer used to decide alone (tests/js/nipxx-conformance.js).
+
+namespace {
+
+// Deterministic key material: sha256(seed || counter), the valid keys only.
+bytes32 bytes_of(std::uint64_t seed) {
+  std::uint8_t in[8];
+  std::memcpy(in, &seed, 8);
+  return crypto::sha256(in, sizeof in);
+}
+bytes32 key_of(std::uint64_t seed) {
+  for (;; ++seed)
+    if (crypto::secret_key_valid(bytes_of(seed))) return bytes_of(seed);
+}
+std::string pub_of(const bytes32& sk) { return hex::encode(*crypto::xonly_public_key(sk)); }
+
+info_payload info_with_nip59(bool supported) {
+  info_payload info = default_info();
+  info.supports_nip59 = supported;
+  return info;
+}
+
+}  // namespace
+
+// Encryption, key agreement: each message a fresh NIP-44 nonce. The nonce is the encryption's
+// only varying input: two messages with the same text differ exactly when their nonces do (the
+// bindings draw a fresh 32-byte nonce from the CSPRNG per call), and each decrypts alone.
+TEST(nip_xx_machines_test, each_message_needs_its_own_nonce) {
+  bytes32 client = key_of(1), agent = key_of(100);
+  auto ck = *nip44::get_conversation_key(client, *crypto::xonly_public_key(agent));
+  auto out = prompt_event(pub_of(agent), pub_of(client), std::nullopt, R"({"ver":1,"message":"same"})");
+  ASSERT_TRUE(out);
+  auto a = nip44::encrypt(out->plaintext, ck, bytes_of(7));
+  auto b = nip44::encrypt(out->plaintext, ck, bytes_of(8));
+  auto again = nip44::encrypt(out->plaintext, ck, bytes_of(7));
+  ASSERT_TRUE(a && b && again);
+  EXPECT_NE(*a, *b);
+  EXPECT_EQ(*a, *again);  // a reused nonce is visible: the same bytes
+  EXPECT_EQ(*nip44::decrypt(*a, ck), out->plaintext);
+  EXPECT_EQ(*nip44::decrypt(*b, ck), out->plaintext);
+}
+
+// Encryption, NIP-59: a gift-wrapped run event is routed by the wrapper's p tag and kind only:
+// the wrap carries no NIP-XX kind, author, e or s tag, and the client's subscription asks for
+// nothing else (kind 1059, #p itself, dated back the wraps' two days).
+TEST(nip_xx_machines_test, wrapped_runs_route_by_the_wrap_p_tag_and_kind_only) {
+  bytes32 client_sk = key_of(1), agent_sk = key_of(100);
+  std::string client = pub_of(client_sk), agent = pub_of(agent_sk);
+  auto out = prompt_event(agent, client, std::nullopt, R"({"ver":1,"message":"private"})");
+  ASSERT_TRUE(out);
+  event_template t{1700000000, static_cast<std::int64_t>(out->k), out->tags, out->plaintext};
+  event rumor = nip59::create_rumor(t, client);
+  nip59::wrap_randomness rnd;
+  rnd.wrap_secret = key_of(500);
+  rnd.seal_nonce = bytes_of(501);
+  rnd.wrap_nonce = bytes_of(502);
+  rnd.seal_aux = bytes_of(503);
+  rnd.wrap_aux = bytes_of(504);
+  auto wrap = nip59::wrap(rumor, client_sk, agent, 1700000000, rnd);
+  ASSERT_TRUE(wrap);
+  EXPECT_EQ(wrap->kind, nip59::kGiftWrapKind);
+  EXPECT_EQ(wrap->tags, (tag_list{{"p", agent}}));
+  EXPECT_NE(wrap->pubkey, client);
+  auto opened = nip59::unwrap(*wrap, agent_sk, {true});
+  ASSERT_TRUE(opened);
+  EXPECT_EQ(opened->rumor.kind, static_cast<std::int64_t>(kind::prompt));
+  EXPECT_EQ(opened->rumor.pubkey, client);
+
+  filter f = run_filter(privacy_profile::nip59, agent, client, kPrompt, 1700000000);
+  EXPECT_EQ(*f.kinds, (std::vector<std::int64_t>{nip59::kGiftWrapKind}));
+  EXPECT_FALSE(f.authors);
+  EXPECT_EQ(f.tags.size(), 1u);
+  EXPECT_EQ(f.tags.at("p"), (std::vector<std::string>{client}));
+  EXPECT_EQ(*f.since, 1700000000 - wrap_lookback_s);
+  EXPECT_GT(wrap_lookback_s, nip59::kMaxTimestampTweak);  // a wrap dated two days back is still found
+}
+
+// NIP-59 (MAY, our reading): a rumor holds the payload itself; one holding NIP-44 text is read
+// too (decrypted first).
+TEST(nip_xx_machines_test, rumor_content_is_the_payload_or_nip44_text) {
+  EXPECT_TRUE(rumor_content_is_payload(R"({"ver":1,"message":"hi"})"));
+  bytes32 a = key_of(1), b = key_of(100);
+  auto ck = *nip44::get_conversation_key(a, *crypto::xonly_public_key(b));
+  auto sealed = nip44::encrypt(R"({"ver":1,"message":"hi"})", ck, bytes_of(9));
+  ASSERT_TRUE(sealed);
+  EXPECT_FALSE(rumor_content_is_payload(*sealed));
+}
+
+// ai.info: published in the agent's namespace with one stable d value; its payload is checked
+// before it goes out, and what goes out is what clients accept.
+TEST(nip_xx_machines_test, info_event_has_one_stable_d_and_a_valid_payload) {
+  std::string info = to_json(default_info());
+  auto out = info_event("agent-info", info);
+  ASSERT_TRUE(out);
+  EXPECT_EQ(out->k, kind::info);
+  EXPECT_EQ(out->tags, (tag_list{{"d", "agent-info"}}));
+  EXPECT_EQ(out->plaintext, info);
+  event e;
+  e.kind = static_cast<std::int64_t>(out->k);
+  e.pubkey = kAgent;
+  e.id = id_of("1");
+  e.tags = out->tags;
+  e.content = out->plaintext;
+  EXPECT_TRUE(is_valid_info(e, kAgent));
+  EXPECT_EQ(info_event("", info).err().code, errc::invalid_argument);
+  EXPECT_EQ(info_event("agent-info", R"({"ver":1})").err().code, errc::xx_invalid_schema);
+  EXPECT_EQ(info_event("agent-info", "{").err().code, errc::xx_parse_error);
+}
+
+// Model and schema negotiation: clients use ai.info before prompts; Protocol Flow 2: with
+// supports_nip59 and privacy desired, NIP-59 wrappers. A nip59 wish the agent cannot honour fails
+// before anything is sent; 'auto' falls back to NIP-44 (the seed's defaults without an ai.info).
+TEST(nip_xx_machines_test, privacy_profile_follows_ai_info) {
+  EXPECT_FALSE(needs_info(privacy_wish::nip44));
+  EXPECT_TRUE(needs_info(privacy_wish::nip59));
+  EXPECT_TRUE(needs_info(privacy_wish::automatic));
+  EXPECT_EQ(*choose_privacy(privacy_wish::automatic, info_with_nip59(true)), privacy_profile::nip59);
+  EXPECT_EQ(*choose_privacy(privacy_wish::nip59, info_with_nip59(true)), privacy_profile::nip59);
+  EXPECT_EQ(*choose_privacy(privacy_wish::automatic, info_with_nip59(false)), privacy_profile::nip44);
+  EXPECT_EQ(*choose_privacy(privacy_wish::automatic, default_info()), privacy_profile::nip44);
+  EXPECT_EQ(choose_privacy(privacy_wish::nip59, default_info()).err().code, errc::xx_unsupported_feature);
+  EXPECT_EQ(*choose_privacy(privacy_wish::nip44, info_with_nip59(true)), privacy_profile::nip44);
+}
+
+// Session recovery recipe: resume by #e root; the latest terminal is the run state, in whatever
+// order the relay returns the stored terminals.
+TEST(nip_xx_machines_test, resume_by_e_root_and_the_latest_terminal_is_the_state) {
+  filter f = run_filter(privacy_profile::nip44, kAgent, kClient, kPrompt, 100);
+  EXPECT_EQ(f.tags.at("e"), (std::vector<std::string>{kPrompt}));
+  EXPECT_EQ(*f.authors, (std::vector<std::string>{kAgent}));
+  event older = from_agent(kind::response, 50, "1");
+  event newer = from_agent(kind::error, 60, "2");
+  EXPECT_TRUE(matches(f, older) && matches(f, newer));
+  event elsewhere = from_agent(kind::response, 70, "3");
+  elsewhere.tags = run_event_tags(kClient, kOther, std::nullopt);
+  EXPECT_FALSE(matches(f, elsewhere));
+  client_run probe(kPrompt, kAgent, kClient);
+  EXPECT_TRUE(probe.names_run(older));  // what the driver decrypts: only events naming the run
+  EXPECT_FALSE(probe.names_run(elsewhere));
+  const std::string error_text = to_json(error_payload{"CANCELLED", "stop", std::nullopt, std::nullopt});
+  for (bool newest_first : {false, true}) {
+    client_run run(kPrompt, kAgent, kClient);
+    if (newest_first) {
+      run.on_event(newer, error_text, 0);
+      run.on_event(older, response("done"), 0);
+    } else {
+      run.on_event(older, response("done"), 0);
+      run.on_event(newer, error_text, 0);
+    }
+    ASSERT_TRUE(run.terminal());
+    EXPECT_EQ(run.terminal()->event_id, newer.id);
+  }
+}
+
+// Session recovery recipe: find a session by kinds 25802, #s and #p agent (the default session
+// sender:<client> also finds untagged prompts), then the runs' terminals by #s and by #e root, the
+// ids chunked so no filter exceeds what relays take.
+TEST(nip_xx_machines_test, session_filters_find_prompts_by_s_and_p_and_terminals_by_e) {
+  auto named = session_prompt_filters(kAgent, kClient, "chat-1");
+  ASSERT_EQ(named.size(), 1u);
+  auto p = prompt_event(kAgent, kClient, std::string("chat-1"), R"({"ver":1,"message":"hi"})");
+  event e;
+  e.kind = static_cast<std::int64_t>(p->k);
+  e.pubkey = kClient;
+  e.tags = p->tags;
+  EXPECT_TRUE(matches(named[0], e));
+  EXPECT_EQ(named[0].tags.at("s"), (std::vector<std::string>{"chat-1"}));
+  EXPECT_EQ(named[0].tags.at("p"), (std::vector<std::string>{kAgent}));
+  EXPECT_EQ(*named[0].kinds, (std::vector<std::int64_t>{25802}));
+  auto defaults = session_prompt_filters(kAgent, kClient, default_session(kClient));
+  ASSERT_EQ(defaults.size(), 2u);
+  EXPECT_FALSE(defaults[1].tags.count("s"));
+  e.tags = {{"p", kAgent}, {"encryption", "nip44"}};  // an untagged prompt of an older client
+  EXPECT_FALSE(matches(named[0], e));
+  EXPECT_TRUE(matches(defaults[1], e));
+
+  std::vector<std::string> ids;
+  for (int i = 0; i < 250; ++i) ids.push_back(id_of(std::to_string(i)));
+  auto terminals = session_terminal_filters(kAgent, kClient, "chat-1", ids);
+  ASSERT_EQ(terminals.size(), 4u);  // by #s, then 100 + 100 + 50 ids
+  EXPECT_EQ(terminals[0].tags.at("s"), (std::vector<std::string>{"chat-1"}));
+  EXPECT_EQ(terminals[3].tags.at("e").size(), 50u);
+  for (const auto& t : terminals) EXPECT_EQ(*t.kinds, (std::vector<std::int64_t>{25803, 25805}));
+}
+
+// Kinds: prompts and terminals are durable for replay and restoration, but sit in NIP-01's
+// ephemeral range: only a relay told to store them keeps them (the dev relay's storeKinds).
+TEST(nip_xx_machines_test, durable_kinds_are_prompts_and_terminals_in_the_ephemeral_range) {
+  for (kind k : {kind::prompt, kind::response, kind::error}) {
+    EXPECT_TRUE(is_durable(k));
+    EXPECT_EQ(classify_kind(static_cast<std::int64_t>(k)), kind_class::ephemeral);
+  }
+  for (kind k : {kind::status, kind::delta, kind::tool_call, kind::cancel, kind::info}) EXPECT_FALSE(is_durable(k));
+}
+
+// Tool model: clients do not execute tools from ai.tool_call: the client run turns one into an
+// update and nothing else (no text, no terminal, no deadline of its own).
+TEST(nip_xx_machines_test, tool_calls_are_updates_only) {
+  client_run run(kPrompt, kAgent, kClient, 0, 1000);
+  run.start(0);
+  auto u = run.on_event(from_agent(kind::tool_call, 10, "1"),
+                        R"({"ver":1,"name":"shell","phase":"start","arguments":{"cmd":"rm -rf /"}})", 5);
+  EXPECT_EQ(u.type, update_kind::tool_call);
+  ASSERT_TRUE(u.tool_call);
+  EXPECT_EQ(*u.tool_call->name, "shell");
+  EXPECT_EQ(run.text(), "");
+  EXPECT_FALSE(run.terminal());
+  EXPECT_EQ(*run.next_deadline(), 1005);  // only the idle deadline moved
+}
+
+// Backward compatibility: ver 1 only (another ver is INVALID_SCHEMA on every kind), and field
+// names are not redefined: a camelCase alias is an unknown field, ignored, not read for the
+// canonical one.
+TEST(nip_xx_machines_test, ver_1_only_and_no_aliases) {
+  const char* v2[] = {R"({"ver":2,"message":"hi"})", R"({"ver":2,"reason":"timeout"})", R"({"ver":2,"text":"x"})",
+                      R"({"ver":2,"state":"thinking"})", R"({"ver":2,"code":"CANCELLED","message":"x"})"};
+  std::int64_t kinds[] = {25802, 25806, 25803, 25800, 25805};
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(validate_payload(kinds[i], v2[i]).err().code, errc::xx_invalid_schema) << v2[i];
+  auto p = parse_prompt(R"({"ver":1,"message":"hi","toolSchemaVersion":3,"fallbackModels":["m"]})");
+  ASSERT_TRUE(p);
+  EXPECT_FALSE(p->tool_schema_version);
+  EXPECT_FALSE(p->fallback_models);
+}
+
+// The agent's subscription: its prompts and cancels by #p from the inbox's since (early enough for
+// both freshness rules), and in the privacy-first profile the wraps to it, two days further back.
+TEST(nip_xx_machines_test, inbox_filters_cover_prompts_cancels_and_wraps) {
+  agent_inbox inbox(kAgent, 5000, 900);
+  auto plain = inbox.filters(10000, false);
+  ASSERT_EQ(plain.size(), 2u);
+  EXPECT_EQ(*plain[0].kinds, (std::vector<std::int64_t>{25802}));
+  EXPECT_EQ(*plain[1].kinds, (std::vector<std::int64_t>{25806}));
+  for (const auto& f : plain) {
+    EXPECT_EQ(*f.since, inbox.subscribe_since(10000));
+    EXPECT_EQ(f.tags.at("p"), (std::vector<std::string>{kAgent}));
+  }
+  EXPECT_TRUE(matches(plain[0], prompt_from(kClient, "1", 9000)));
+  auto wrapped = inbox.filters(10000, true);
+  ASSERT_EQ(wrapped.size(), 3u);
+  EXPECT_EQ(*wrapped[2].kinds, (std::vector<std::int64_t>{nip59::kGiftWrapKind}));
+  EXPECT_EQ(*wrapped[2].since, inbox.subscribe_since(10000) - wrap_lookback_s);
+}
+
+// A stored prompt is judged by when it arrived, not when it was opened: a gift wrap delivered
+// before EOSE and opened after it is still a stored prompt (since applies, not the skew window).
+TEST(nip_xx_machines_test, inbox_judges_a_late_opened_wrap_by_its_arrival) {
+  agent_inbox inbox(kAgent, 9940, 900);  // started at 10000, answering stored prompts from 60 s back
+  inbox.go_live();                       // EOSE came while the wrap was being opened
+  auto old = prompt_from(kClient, "1", 9700);  // 5 minutes old: inside the skew window, before since
+  EXPECT_EQ(inbox.on_prompt(old, 10000, false), prompt_disposition::too_old);
+  EXPECT_EQ(inbox.on_prompt(prompt_from(kClient, "2", 9700), 10000, true), prompt_disposition::handle);
+  EXPECT_EQ(inbox.on_prompt(prompt_from(kClient, "3", 9700), 10000), prompt_disposition::handle);  // live() by default
 }

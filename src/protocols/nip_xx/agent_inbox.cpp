@@ -1,5 +1,6 @@
 #include "protocols/nip_xx/agent_inbox.hpp"
 
+#include "nips/nip59.hpp"
 #include "protocols/nip_xx/kinds.hpp"
 #include "protocols/nip_xx/payload.hpp"
 
@@ -28,6 +29,21 @@ std::int64_t agent_inbox::subscribe_since(std::int64_t now) const {
   return since_ < now - max_skew_ ? since_ : now - max_skew_;
 }
 
+std::vector<filter> agent_inbox::filters(std::int64_t now, bool nip59) const {
+  const std::int64_t since = subscribe_since(now);
+  auto to_agent = [&](std::int64_t k, std::int64_t from) {
+    filter f;
+    f.kinds = std::vector<std::int64_t>{k};
+    f.tags["p"] = {agent_};
+    f.since = from;
+    return f;
+  };
+  std::vector<filter> out{to_agent(static_cast<std::int64_t>(kind::prompt), since),
+                          to_agent(static_cast<std::int64_t>(kind::cancel), since)};
+  if (nip59) out.push_back(to_agent(nip59::kGiftWrapKind, since - wrap_lookback_s));
+  return out;
+}
+
 bool agent_inbox::remember(const std::string& prompt_id) {
   if (!seen_.insert(prompt_id).second) return false;
   seen_order_.push_back(prompt_id);
@@ -38,12 +54,13 @@ bool agent_inbox::remember(const std::string& prompt_id) {
   return true;
 }
 
-prompt_disposition agent_inbox::on_prompt(const event& prompt, std::int64_t now) {
-  bool fresh = live_ ? prompt.created_at >= now - max_skew_ : prompt.created_at >= since_;
+prompt_disposition agent_inbox::on_prompt(const event& prompt, std::int64_t now, std::optional<bool> delivered_live) {
+  const bool live = delivered_live.value_or(live_);
+  bool fresh = live ? prompt.created_at >= now - max_skew_ : prompt.created_at >= since_;
   if (!fresh) {
     // Stored ones before `since` are what a restart is expected to skip; a live one is reported
     // once, and only when it is ours.
-    if (!live_ || seen_.count(prompt.id) || first_tag_value(prompt, "p") != agent_) return prompt_disposition::too_old;
+    if (!live || seen_.count(prompt.id) || first_tag_value(prompt, "p") != agent_) return prompt_disposition::too_old;
     remember(prompt.id);
     return prompt_disposition::stale;
   }
@@ -84,13 +101,15 @@ cancel_disposition agent_inbox::on_cancel(const event& cancel) {
   return cancel_disposition::decrypt;
 }
 
-std::optional<std::string> agent_inbox::authorize_cancel(const event& cancel, std::string_view plaintext) const {
+std::optional<agent_inbox::authorized_cancel> agent_inbox::authorize_cancel(const event& cancel,
+                                                                            std::string_view plaintext) const {
   auto prompt_id = root_of(cancel);
   if (!prompt_id) return std::nullopt;
   auto run = runs_.find(*prompt_id);
   if (run == runs_.end() || run->second != cancel.pubkey) return std::nullopt;
-  if (!parse_cancel(plaintext)) return std::nullopt;
-  return prompt_id;
+  auto payload = parse_cancel(plaintext);
+  if (!payload) return std::nullopt;
+  return authorized_cancel{std::move(*prompt_id), std::move(payload->reason)};
 }
 
 std::optional<event> agent_inbox::take_held(const std::string& prompt_id) {

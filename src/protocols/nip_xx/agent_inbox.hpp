@@ -24,6 +24,7 @@
 #include <unordered_set>
 
 #include "event/event.hpp"
+#include "event/filter.hpp"
 #include "protocols/nip_xx/constants.hpp"
 
 namespace nostr::nip_xx {
@@ -51,18 +52,29 @@ class agent_inbox {
   std::int64_t subscribe_since(std::int64_t now) const;
   // The stored events were all delivered (EOSE): freshness is judged against the clock from now on.
   void go_live() { live_ = true; }
+  // What the agent subscribes to at now: its prompts and cancels (#p agent) from subscribe_since,
+  // and with the privacy-first profile the gift wraps addressed to it, dated back a wrap's two days.
+  std::vector<filter> filters(std::int64_t now, bool nip59) const;
   bool live() const { return live_; }
 
-  prompt_disposition on_prompt(const event& prompt, std::int64_t now);
+  // delivered_live: whether the relay delivered the prompt (or the gift wrap it came in) after the
+  // stored events, when the driver knows it; a wrap opened after EOSE is still a stored prompt.
+  // Without it, the inbox's phase now (live()) decides.
+  prompt_disposition on_prompt(const event& prompt, std::int64_t now,
+                               std::optional<bool> delivered_live = std::nullopt);
   // The prompt handed out by on_prompt(handle) became a run of client (admitted) or ended without
   // one (refused, undecryptable): prompt_done either way once it is over.
   void run_started(const std::string& prompt_id, const std::string& client);
   void prompt_done(const std::string& prompt_id);
 
   cancel_disposition on_cancel(const event& cancel);
-  // The decrypted cancel of a `decrypt` disposition: the prompt id whose run to cancel when the
-  // payload is valid and the run still running, else nullopt.
-  std::optional<std::string> authorize_cancel(const event& cancel, std::string_view plaintext) const;
+  // The decrypted cancel of a `decrypt` disposition: the run to cancel and why when the payload is
+  // valid and the run still running, else nullopt.
+  struct authorized_cancel {
+    std::string prompt_id;
+    std::string reason;  // the payload's reason: user_cancel | timeout | policy
+  };
+  std::optional<authorized_cancel> authorize_cancel(const event& cancel, std::string_view plaintext) const;
   // A cancel held for prompt_id (at most one), removed.
   std::optional<event> take_held(const std::string& prompt_id);
 

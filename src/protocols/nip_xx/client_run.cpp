@@ -71,6 +71,12 @@ timeout_outcome client_run::handle_timeout(std::int64_t now_ms) {
   return timeout_outcome::idle;
 }
 
+bool client_run::names_run(const event& e) const {
+  for (const auto& t : e.tags)
+    if (t.size() >= 4 && t[0] == "e" && t[3] == "root") return t[1] == prompt_id_;
+  return false;
+}
+
 std::optional<std::int64_t> client_run::settle_at_ms() const {
   if (!first_terminal_at_ms_) return std::nullopt;
   return *first_terminal_at_ms_ + terminal_grace_ms_;

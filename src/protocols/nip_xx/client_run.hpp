@@ -110,6 +110,10 @@ class client_run {
   void close() { closed_ = true; }
   bool closed() const { return closed_; }
 
+  // Whether e names this run (its e root tag is the prompt): the driver decrypts only what names
+  // the run (a gift-wrapped rumor, an event of a shared subscription); on_event judges the rest.
+  bool names_run(const event& e) const;
+
   const std::string& prompt_id() const { return prompt_id_; }
   // Best-effort rendering of the deltas so far, in order (gaps skipped).
   std::string text() const;
