@@ -222,8 +222,9 @@ export class Run {
   // Privacy-first: the wraps addressed to the client (routing by the wrapper's p and kind only).
   async _subscribe(since, signal) {
     const filter = runFilter(this.privacy, this.agent, this.client, this.id, since);
-    this._machine.start(this._clock.ms()); // the idle deadline runs from here
-    this._schedule();
+    const now = this._clock.ms();
+    this._machine.start(now); // the idle deadline runs from here
+    this._schedule(now);
     this._sub = await subscribeLive(
       this._pool,
       [filter],
@@ -379,23 +380,27 @@ export class Run {
 
   // Arms the one timer at the machine's next deadline (the terminal grace, the idle timeout, the
   // wait for a cancel's answer). An armed timer due no later is kept: deadlines that moved later
-  // (the idle one, on every event) are found when it fires.
-  _schedule() {
+  // (the idle one, on every event) are found when it fires. `now`: the clock reading the deadline
+  // was set from, so the wait is exactly the machine's.
+  _schedule(now = this._clock.ms()) {
     if (this._done || this._replaying || !this._machine) return;
     const at = this._machine.nextDeadline;
     if (at === null || (this._timer !== null && this._timerAt <= at)) return;
     this._timer?.();
     this._timerAt = at;
-    this._timer = after(at - this._clock.ms(), () => {
+    this._timer = after(at - now, () => {
       this._timer = null;
       // After the events already received (a terminal among them wins).
-      this._chain = this._chain.then(() => this._onTimeout()).catch(() => {});
+      this._chain = this._chain.then(() => this._onTimeout(at)).catch(() => {});
     });
   }
 
-  _onTimeout() {
+  // The timer armed for deadline `due` fired: that wait is over even when the clock reads earlier
+  // (a wall clock stepped back, or timers faked apart from it), so the machine is asked at the
+  // later of the two; a deadline that moved on meanwhile is armed again.
+  _onTimeout(due) {
     if (this._done || !this._machine) return;
-    switch (this._machine.handleTimeout(this._clock.ms())) {
+    switch (this._machine.handleTimeout(Math.max(this._clock.ms(), due))) {
       case 'settled':
         return this._finish(null, null);
       case 'idle':
@@ -524,8 +529,9 @@ export class Run {
           ? (await wrapRunEvent(this._signer, this.agent, out, this._clock)).wrap
           : await sealEvent(this._signer, this.agent, out, this._clock);
       if (this._done) return false;
-      this._machine.cancelSent(this._clock.ms(), this._cancelTimeout ?? constants().cancelTimeoutMs);
-      this._schedule();
+      const now = this._clock.ms();
+      this._machine.cancelSent(now, this._cancelTimeout ?? constants().cancelTimeoutMs);
+      this._schedule(now);
       await this._pool.publish(event, { relays: this._relays });
       return true;
     } catch (err) {
