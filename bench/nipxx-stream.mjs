@@ -25,7 +25,8 @@ const SELF = fileURLToPath(import.meta.url);
 const rootArg = process.argv.indexOf('--root');
 const ROOT = rootArg > 0 ? `${process.argv[rootArg + 1].replace(/\/$/, '')}/` : HERE;
 const CHUNK = 100;
-const SIZES = [1000, 4000]; // deltas per answer: 100 KB and 400 KB
+// Deltas per answer: 100 KB and 400 KB (NIPXX_STREAM_SIZES=1000,2000 for a shorter run).
+const SIZES = (process.env.NIPXX_STREAM_SIZES ?? '1000,4000').split(',').map(Number);
 
 async function load() {
   const nostr = await import(pathToFileURL(`${ROOT}js/index.node.js`).href);
