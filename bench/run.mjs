@@ -418,8 +418,9 @@ async function main() {
     `${OURS === ROOT ? '' : `Ours from ${OURS}. `}Peers: ${Object.entries(versions).map(([k, v]) => `${k} ${v}`).join(', ')}.`,
   ].join('\n');
   const agents = selected('nipxx') ? await import('./agents.mjs').then((m) => m.benchAgents({ quick: opts.quick })) : '';
+  const stream = selected('nipxx-stream') || selected('nipxx') ? await import('./nipxx-stream.mjs').then((m) => m.benchNipxxStream({ quick: opts.quick })) : '';
   const load = selected('load') ? await import('./load.mjs').then((m) => m.benchLoad({ quick: opts.quick })) : '';
-  const md = renderTable(rows, results, init, sizes, meta, bundles) + agents + agxMd + load;
+  const md = renderTable(rows, results, init, sizes, meta, bundles) + agents + stream + agxMd + load;
   console.log(md);
   mkdirSync(join(ROOT, 'build'), { recursive: true });
   writeFileSync(join(ROOT, 'build/bench-results.md'), md + '\n');
