@@ -41,6 +41,7 @@ namespace {
 using json = dom::value;
 
 using agx_glue::fresh_id;
+using agx_glue::task_limits_of;
 using agx_glue::opt;
 using agx_glue::string_list;
 
@@ -257,7 +258,8 @@ json task_json(const agx::task_envelope& t) {
   return j;
 }
 
-result<std::string> opened_json(const agx::opened_wrap& w) {
+// The fields every opened wrap carries to JS (opened_json and the endpoint's inbound_json).
+json opened_head(const agx::opened_wrap& w) {
   json j;
   j["from"] = w.from;
   j["wrapId"] = w.wrap_id;
@@ -265,38 +267,46 @@ result<std::string> opened_json(const agx::opened_wrap& w) {
   j["wrapExpiresAt"] = w.wrap_expires_at;
   j["rumor"] = parse_json(nip59::rumor_to_json(w.rumor));
   j["sentAt"] = w.rumor.created_at;
+  return j;
+}
+
+void put_receipt(json& j, const agx::inbound_receipt& r) {
+  j["kind"] = "receipt";
+  j["class"] = "receipt";
+  j["receipt"] = {{"refEventId", r.receipt.ref_event_id},
+                  {"contextId", r.receipt.context_id},
+                  {"status", agx::receipt_status_name(r.receipt.status)}};
+}
+
+// A message and its class: text, unknown, or the task envelope's type.
+void put_message(json& j, const agx::inbound_message& m) {
+  j["kind"] = "message";
+  j["message"] = message_json(m);
+  j["taskMalformed"] = m.task_malformed;
+  j["class"] = "unknown";
+  if (m.payload.cls == agx::content_class::text) j["class"] = "text";
+  if (m.payload.cls == agx::content_class::task && m.task) {
+    switch (m.task->t) {
+      case agx::task_envelope::type::request: j["class"] = "task-request"; break;
+      case agx::task_envelope::type::result: j["class"] = "task-result"; break;
+      case agx::task_envelope::type::status: j["class"] = "task-status"; break;
+      case agx::task_envelope::type::input: j["class"] = "task-input"; break;
+    }
+    j["task"] = task_json(*m.task);
+  }
+}
+
+result<std::string> opened_json(const agx::opened_wrap& w) {
+  json j = opened_head(w);
   if (w.rumor.kind == agx::kReceiptKind) {
     auto r = agx::read_receipt(w);
     if (!r) return r.err();
-    j["kind"] = "receipt";
-    j["class"] = "receipt";
-    j["receipt"] = {{"refEventId", r->receipt.ref_event_id},
-                    {"contextId", r->receipt.context_id},
-                    {"status", agx::receipt_status_name(r->receipt.status)}};
+    put_receipt(j, *r);
     return j.dump();
   }
   auto m = agx::read_message(w);
   if (!m) return m.err();
-  j["kind"] = "message";
-  j["message"] = message_json(*m);
-  j["taskMalformed"] = m->task_malformed;
-  switch (m->payload.cls) {
-    case agx::content_class::text: j["class"] = "text"; break;
-    case agx::content_class::unknown: j["class"] = "unknown"; break;
-    case agx::content_class::task:
-      if (m->task) {
-        switch (m->task->t) {
-          case agx::task_envelope::type::request: j["class"] = "task-request"; break;
-          case agx::task_envelope::type::result: j["class"] = "task-result"; break;
-          case agx::task_envelope::type::status: j["class"] = "task-status"; break;
-          case agx::task_envelope::type::input: j["class"] = "task-input"; break;
-        }
-        j["task"] = task_json(*m->task);
-      } else {
-        j["class"] = "unknown";
-      }
-      break;
-  }
+  put_message(j, *m);
   return j.dump();
 }
 
@@ -510,37 +520,9 @@ json inbound_json(const agx::inbound_result& r) {
     j["message"] = r.err->detail;
   }
   if (r.opened) {
-    const auto& w = *r.opened;
-    json o;
-    o["from"] = w.from;
-    o["wrapId"] = w.wrap_id;
-    o["wrapCreatedAt"] = w.wrap_created_at;
-    o["wrapExpiresAt"] = w.wrap_expires_at;
-    o["rumor"] = parse_json(nip59::rumor_to_json(w.rumor));
-    o["sentAt"] = w.rumor.created_at;
-    if (r.receipt) {
-      o["kind"] = "receipt";
-      o["class"] = "receipt";
-      o["receipt"] = {{"refEventId", r.receipt->receipt.ref_event_id},
-                      {"contextId", r.receipt->receipt.context_id},
-                      {"status", agx::receipt_status_name(r.receipt->receipt.status)}};
-    } else if (r.message) {
-      const auto& m = *r.message;
-      o["kind"] = "message";
-      o["message"] = message_json(m);
-      o["taskMalformed"] = m.task_malformed;
-      o["class"] = "unknown";
-      if (m.payload.cls == agx::content_class::text) o["class"] = "text";
-      if (m.payload.cls == agx::content_class::task && m.task) {
-        switch (m.task->t) {
-          case agx::task_envelope::type::request: o["class"] = "task-request"; break;
-          case agx::task_envelope::type::result: o["class"] = "task-result"; break;
-          case agx::task_envelope::type::status: o["class"] = "task-status"; break;
-          case agx::task_envelope::type::input: o["class"] = "task-input"; break;
-        }
-        o["task"] = task_json(*m.task);
-      }
-    }
+    json o = opened_head(*r.opened);
+    if (r.receipt) put_receipt(o, *r.receipt);
+    else if (r.message) put_message(o, *r.message);
     j["opened"] = std::move(o);
   }
   j["actions"] = actions_json(r.actions);
@@ -568,15 +550,7 @@ class endpoint_binding {
   void set_keep_unknown_content_types(bool keep) { ep_.keep_unknown_content_types(keep); }
   void set_task_limits(double max_concurrent, double per_peer_concurrent, double max_queued, double per_peer_queued,
                        double rate_count, double rate_window, double max_tracked) {
-    agx::task_limits l;
-    l.max_concurrent = static_cast<std::uint32_t>(max_concurrent);
-    l.per_peer_concurrent = static_cast<std::uint32_t>(per_peer_concurrent);
-    l.max_queued = static_cast<std::uint32_t>(max_queued);
-    l.per_peer_queued = static_cast<std::uint32_t>(per_peer_queued);
-    l.rate_count = static_cast<std::uint32_t>(rate_count);
-    l.rate_window = static_cast<std::int64_t>(rate_window);
-    l.max_tracked_peers = static_cast<std::size_t>(max_tracked);
-    ep_.set_task_limits(l);
+    ep_.set_task_limits(task_limits_of(max_concurrent, per_peer_concurrent, max_queued, per_peer_queued, rate_count, rate_window, max_tracked));
   }
 
   // One inbound wrap (its JSON text) with a LocalSigner handle: every check, the opening and the

@@ -1,6 +1,6 @@
 // Small helpers both AGX glue files use (agx.cpp: the requesting side; agx_serve.cpp: the serving
 // side; agx_routes.cpp): a fresh message id from the CSPRNG, an optional from an Embind (present,
-// text) pair, the strings of a JSON array, and the events of one.
+// text) pair, the strings of a JSON array, the events of one, and task flood limits from JS numbers.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -9,6 +9,7 @@
 
 #include "event/event_json.hpp"
 #include "protocols/agx/payload.hpp"
+#include "protocols/agx/task_gate.hpp"
 #include "support.hpp"
 
 namespace nostr::bindings::agx_glue {
@@ -41,6 +42,21 @@ inline std::vector<event> events_of(const std::string& text) {
   for (const auto& e : j)
     if (auto ev = event_from_json(e)) out.push_back(std::move(*ev));
   return out;
+}
+
+// Counts arrive as JS numbers, already checked by js/agx/task-gate.js.
+inline agx::task_limits task_limits_of(double max_concurrent, double per_peer_concurrent, double max_queued,
+                                       double per_peer_queued, double rate_count, double rate_window,
+                                       double max_tracked) {
+  agx::task_limits l;
+  l.max_concurrent = static_cast<std::uint32_t>(max_concurrent);
+  l.per_peer_concurrent = static_cast<std::uint32_t>(per_peer_concurrent);
+  l.max_queued = static_cast<std::uint32_t>(max_queued);
+  l.per_peer_queued = static_cast<std::uint32_t>(per_peer_queued);
+  l.rate_count = static_cast<std::uint32_t>(rate_count);
+  l.rate_window = static_cast<std::int64_t>(rate_window);
+  l.max_tracked_peers = static_cast<std::size_t>(max_tracked);
+  return l;
 }
 
 }  // namespace nostr::bindings::agx_glue

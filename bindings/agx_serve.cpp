@@ -28,6 +28,7 @@ namespace {
 using json = dom::value;
 
 using agx_glue::fresh_id;
+using agx_glue::task_limits_of;
 using agx_glue::opt;
 using agx_glue::string_list;
 
@@ -97,15 +98,7 @@ class task_gate_binding {
  public:
   task_gate_binding(double max_concurrent, double per_peer_concurrent, double max_queued, double per_peer_queued,
                     double rate_count, double rate_window, double max_tracked) {
-    agx::task_limits l;
-    l.max_concurrent = static_cast<std::uint32_t>(max_concurrent);
-    l.per_peer_concurrent = static_cast<std::uint32_t>(per_peer_concurrent);
-    l.max_queued = static_cast<std::uint32_t>(max_queued);
-    l.per_peer_queued = static_cast<std::uint32_t>(per_peer_queued);
-    l.rate_count = static_cast<std::uint32_t>(rate_count);
-    l.rate_window = static_cast<std::int64_t>(rate_window);
-    l.max_tracked_peers = static_cast<std::size_t>(max_tracked);
-    gate_.emplace(l);
+    gate_.emplace(task_limits_of(max_concurrent, per_peer_concurrent, max_queued, per_peer_queued, rate_count, rate_window, max_tracked));
   }
   // {"verdict": "run"|"queued"|"rate-limited"|"overloaded", "ticket"?: n, "retryAfter"?: s}
   std::string offer(const std::string& peer, double now, bool admitted) {
