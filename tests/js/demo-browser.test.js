@@ -365,6 +365,13 @@ forEachEngine((engine) => {
     try {
       await reloadUnlocked(page);
       await page.waitForSelector('body[data-restored]'); // the whole transcript, as the user sees it
+      // An agent on the relays with a long name: fonts differ between machines, so make it far too long for any.
+      await page.evaluate(() => {
+        const long = document.createElement('option');
+        long.textContent = `${'A very long agent name '.repeat(6)}(npub1…)`;
+        document.querySelector('#agent-select').prepend(long);
+        long.selected = true;
+      });
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       // What sticks out: elements past the right edge, and elements whose own content (text too) overflows them.
       const wide =
