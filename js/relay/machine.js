@@ -13,6 +13,7 @@ export const NOTICE = 5;
 export const AUTH = 6;
 export const COUNT = 7;
 export const FLAG = 1 << 8; // eose.all, closed.all, ok.accepted, count.approximate
+export const ACTIONS = 1 << 9; // the managed API decided actions (actions() has them)
 
 let names = null;
 function tables() {
@@ -40,6 +41,26 @@ export function transientOf(packed) {
 /** Drop reason of a packed DROPPED outcome: 'duplicate', 'not-matching', 'bad-signature'... */
 export function dropReasonOf(packed) {
   return tables().drops[(packed >> 4) & 15];
+}
+
+let constants = null;
+/**
+ * The core's relay constants (bindings/relay.cpp, relayConstants): defaults of seenCap,
+ * resubscribeOverlap, subscriptionRetries, retry and reconnect backoff, the probe prefix.
+ */
+export function relayConstants() {
+  if (constants === null) constants = core().relayConstants();
+  return constants;
+}
+
+/** Reconnect attempt n's delay in ms (the core's backoff rule), random01 from the caller. */
+export function backoffDelay(attempt, { initialDelay, maxDelay, factor, jitter }, random01) {
+  return core().relayBackoffDelay(attempt, initialDelay, maxDelay, factor, jitter, random01);
+}
+
+/** The attempt number of the next reconnect after a connection open for openedFor ms (-1: never). */
+export function nextReconnectAttempt(attempt, openedFor, stableAfter) {
+  return core().relayNextReconnectAttempt(attempt, openedFor, stableAfter);
 }
 
 /** Whether a reason name ('rate-limited', 'error'...) is transient, as the core classifies it. */
@@ -71,9 +92,9 @@ export class SubscriptionMachine {
    *   seenCap: ids remembered per subscription (dedupe window); overlap: seconds taken off the
    *   newest created_at seen when resubscribing; maxFrameBytes: larger frames are dropped unparsed.
    */
-  constructor({ seenCap = 4096, overlap = 60, maxFrameBytes = 0 } = {}) {
+  constructor({ seenCap = -1, overlap = -1, maxFrameBytes = 0, retry = undefined, seed = -1 } = {}) {
     this._c = core();
-    this._h = this._c.relaySubsNew(seenCap, overlap, maxFrameBytes);
+    this._h = this._c.relaySubsNew(seenCap, overlap, maxFrameBytes, retry, seed);
     this._maxFrame = maxFrameBytes;
     this._local = undefined; // details of an outcome decided here (frame too large for the scratch copy)
     registry?.register(this, this._h, this);
@@ -114,7 +135,7 @@ export class SubscriptionMachine {
   }
 
   /** One text frame from `relay`; returns the packed outcome (see the constants above). */
-  feed(relay, text) {
+  feed(relay, text, nowMs = 0) {
     // A string's UTF-8 form is at least as long as the string: refuse before copying it.
     if (this._maxFrame > 0 && text.length > this._maxFrame) {
       this._local = {
@@ -128,20 +149,91 @@ export class SubscriptionMachine {
     }
     this._local = undefined;
     const len = writeScratch(text);
-    return this._c.relaySubsFeedScratch(this._h, relay, len);
+    return this._c.relaySubsFeedScratch(this._h, relay, len, nowMs);
   }
 
   /**
    * Text frames from `relay`, in order (none over maxFrameBytes): the packed outcomes, as feed()
    * one by one would give them, with the signatures of the delivered events checked together
-   * (BIP-340 batch verification in the core). lastAt(i) has the strings of outcome i.
+   * (BIP-340 batch verification in the core). lastAt(i) has the strings of outcome i. Elements
+   * [n, 2n) are the number of managed actions decided up to each outcome.
    */
-  feedBatch(relay, texts) {
+  feedBatch(relay, texts, nowMs = 0) {
     this._local = undefined;
+    const n = texts.length;
     const total = writeScratchRecords(texts);
-    if (this._c.relaySubsFeedBatchScratch(this._h, relay, texts.length, total) !== 0) throwLastError();
-    const b = scratchBytes(0, 4 * texts.length);
+    if (this._c.relaySubsFeedBatchScratch(this._h, relay, n, total, nowMs) !== 0) throwLastError();
+    const b = scratchBytes(0, 8 * n);
     return new Int32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.length));
+  }
+
+  // --- Managed API (src/relay/subscriptions_managed.cpp): the core decides, the pool executes
+  // the actions. Times in ms.
+
+  /** Opens `subId` on relay indexes `relays`; actions() says what to send or connect. */
+  subscribe(subId, filters, relays, nowMs, maxWaitMs = 0) {
+    const code = this._c.relaySubsSubscribe(this._h, subId, JSON.stringify(filters), relays, nowMs, maxWaitMs);
+    if (code !== 0) throwLastError();
+  }
+
+  unsubscribe(subId) {
+    this._c.relaySubsUnsubscribe(this._h, subId);
+  }
+
+  /** NIP-11 limits of a relay: {maxSubscriptions, maxFilters, maxMessageLength}. */
+  setLimits(relay, { maxSubscriptions = 0, maxFilters = 0, maxMessageLength = 0 } = {}) {
+    this._c.relaySubsSetLimits(this._h, relay, maxSubscriptions, maxFilters, maxMessageLength);
+  }
+
+  connected(relay, nowMs) {
+    this._c.relaySubsConnected(this._h, relay, nowMs);
+  }
+
+  /** The connection dropped; reconnecting: the pool will try again. */
+  dropped(relay, reconnecting) {
+    this._c.relaySubsDropped(this._h, relay, reconnecting);
+  }
+
+  removeRelay(relay, message) {
+    this._c.relaySubsRemoveRelay(this._h, relay, message);
+  }
+
+  authResult(relay, accepted, nowMs) {
+    this._c.relaySubsAuthResult(this._h, relay, accepted, nowMs);
+  }
+
+  /** Whether an OK/CLOSED reason name asks `relay` for NIP-42 AUTH. */
+  needsAuth(relay, reason) {
+    return this._c.relaySubsNeedsAuth(this._h, relay, reason);
+  }
+
+  /** {challenge?, authenticated, refused} for `relay`'s connection. */
+  authState(relay) {
+    return this._c.relaySubsAuthState(this._h, relay);
+  }
+
+  /** A liveness probe REQ for `relay` (its EOSE comes back as an eose outcome; CLOSE is an action). */
+  probe(relay) {
+    return check(this._c.relaySubsProbe(this._h, relay));
+  }
+
+  timeout(nowMs) {
+    this._c.relaySubsTimeout(this._h, nowMs);
+  }
+
+  /** The next deadline (ms), or undefined. */
+  nextDeadline() {
+    const d = this._c.relaySubsNextDeadline(this._h);
+    return d < 0 ? undefined : d;
+  }
+
+  wantsRelay(relay) {
+    return this._c.relaySubsWantsRelay(this._h, relay);
+  }
+
+  /** The actions decided since the last call: [{type, relay, subId, frame?, reason?, message?, code?}]. */
+  actions() {
+    return this._c.relaySubsActions(this._h);
   }
 
   /** Strings of outcome i of the last feedBatch unless it was a delivery. */
