@@ -6,15 +6,17 @@
 //
 // Hot path, one call per received text frame: JS writes the frame into the scratch buffer
 // (TextEncoder.encodeInto) and calls relaySubsFeedScratch, which returns the outcome packed in an
-// int (see kFeed* below). A delivered event needs nothing more: JS parses the frame it already
-// holds (the core has verified exactly those bytes). Other outcomes carry strings; JS fetches them
-// with relaySubsLast only when it needs them.
+// int (see kFeed* below). A delivered event comes back in the scratch buffer as the core parsed
+// it (write_events: numbers, lengths and one UTF-8 text per event), so JS builds the object with
+// one TextDecoder call and never parses the frame again. Other outcomes carry strings; JS fetches
+// them with relaySubsLast only when it needs them.
 //
 // The stateless codec (encode of REQ/COUNT, reasons, NIP-42 template, URL normalization) returns
 // JSON text or plain strings, the rare path; decoding frames, CLOSE and reason parsing, which the
 // pool does not use, are in relay_codec.cpp.
 #include <emscripten/bind.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -187,6 +189,55 @@ void subs_forget(int h, int relay_idx) {
   if (url) m->subs.forget_relay(*url);
 }
 
+// The delivered events of a feed, in order, for js/relay/machine.js (readEvents), at `offset` of
+// the scratch buffer (a multiple of 8):
+//   u32 event count, u32 int count, u32 text bytes, u32 0, then f64 [created_at, kind] per event,
+//   then i32 per event [text bytes, tag count, sub id, id, pubkey, sig and content lengths, then per tag
+//   its item count and each item's length], then each event's text: subscription id, id,
+//   pubkey, sig, content, tag items, back to back. Lengths are in UTF-16 code units (what String.slice counts); the
+//   parser took only well-formed UTF-8, so JS decodes exactly these characters.
+std::int32_t utf16_length(const std::string& s) {
+  std::int32_t n = 0;
+  for (unsigned char c : s) n += ((c & 0xC0) != 0x80) + (c >= 0xF0);
+  return n;
+}
+
+void write_events(std::size_t offset, const std::vector<const relay::deliver*>& evs) {
+  std::vector<double> nums;
+  std::vector<std::int32_t> ints;
+  std::string text;
+  nums.reserve(2 * evs.size());
+  for (const relay::deliver* d : evs) {
+    const event* e = &d->ev;
+    nums.push_back(static_cast<double>(e->created_at));
+    nums.push_back(static_cast<double>(e->kind));
+    const std::size_t start = text.size();
+    const std::size_t head = ints.size();
+    ints.push_back(0);
+    ints.push_back(static_cast<std::int32_t>(e->tags.size()));
+    for (const std::string* f : {&d->sub_id, &e->id, &e->pubkey, &e->sig, &e->content}) {
+      ints.push_back(utf16_length(*f));
+      text += *f;
+    }
+    for (const auto& tag : e->tags) {
+      ints.push_back(static_cast<std::int32_t>(tag.size()));
+      for (const auto& item : tag) {
+        ints.push_back(utf16_length(item));
+        text += item;
+      }
+    }
+    ints[head] = static_cast<std::int32_t>(text.size() - start);
+  }
+  const std::size_t nums_at = offset + 16, ints_at = nums_at + 8 * nums.size(), text_at = ints_at + 4 * ints.size();
+  std::uint8_t* s = scratch(text_at + text.size());
+  const std::uint32_t header[4] = {static_cast<std::uint32_t>(evs.size()), static_cast<std::uint32_t>(ints.size()),
+                                   static_cast<std::uint32_t>(text.size()), 0};
+  std::memcpy(s + offset, header, sizeof header);
+  if (!nums.empty()) std::memcpy(s + nums_at, nums.data(), 8 * nums.size());
+  if (!ints.empty()) std::memcpy(s + ints_at, ints.data(), 4 * ints.size());
+  if (!text.empty()) std::memcpy(s + text_at, text.data(), text.size());
+}
+
 int pack(int type, int reason, bool flag) { return type | (reason << kReasonShift) | (flag ? kFlag : 0); }
 
 int pack_outcome(const outcome& o) {
@@ -217,17 +268,20 @@ int subs_feed_scratch(int h, int relay_idx, std::size_t len, double now) {
   const std::uint8_t* s = scratch(len);
   outcome o = m->subs.feed(*url, as_chars(s, len), to_i64(now));
   int packed = pack_outcome(o) | (m->subs.has_actions() ? kActions : 0);
-  if ((packed & 15) == kDeliver)
+  if ((packed & 15) == kDeliver) {
     m->last.reset();
-  else
+    write_events(0, {&std::get<relay::deliver>(o)});
+  } else {
     m->last = std::move(o);
+  }
   return packed;
 }
 
 // A backlog of n frames received from one relay (subscriptions::feed_batch: their signatures
 // checked together). Scratch in: n little-endian u32 byte lengths, then the frames back to back.
 // Scratch out: the n packed outcomes as i32 at [0, 4n), then at [4n, 8n) the number of actions
-// decided up to each outcome (relaySubsActions returns them all, in order); relaySubsLastAt(h, i)
+// decided up to each outcome (relaySubsActions returns them all, in order), then from the next
+// multiple of 8 the delivered events (write_events); relaySubsLastAt(h, i)
 // has the strings of outcome i (not a delivery) until the next batch. Returns 0, or -1 for an
 // unknown handle or relay index or lengths that overrun `total` bytes.
 int subs_feed_batch_scratch(int h, int relay_idx, std::size_t n, std::size_t total, double now) {
@@ -247,7 +301,11 @@ int subs_feed_batch_scratch(int h, int relay_idx, std::size_t n, std::size_t tot
   }
   std::vector<std::size_t> marks;
   m->batch = m->subs.feed_batch(*url, frames, to_i64(now), &marks);
-  s = scratch(std::max(total, 8 * n));
+  std::vector<const relay::deliver*> delivered;
+  for (const auto& o : m->batch)
+    if (auto* d = std::get_if<relay::deliver>(&o)) delivered.push_back(d);
+  write_events((8 * n + 7) & ~std::size_t{7}, delivered);
+  s = scratch(8 * n);
   for (std::size_t i = 0; i < n; ++i) {
     const std::int32_t packed = pack_outcome(m->batch[i]);
     const std::int32_t mark = static_cast<std::int32_t>(marks[i]);

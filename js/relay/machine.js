@@ -2,6 +2,7 @@
 // (bindings/relay.cpp). One per pool: it dedupes across relays, checks every event against its
 // subscription's filters and verifies it before delivery, and computes the resubscribe `since`.
 import { core, writeScratch, writeScratchRecords, scratchBytes, throwLastError } from '../core.js';
+import { verifiedSymbol } from '../event.js';
 
 // Outcome types of feed(): the low 4 bits of its result (bindings/relay.cpp, kFeed*).
 export const DELIVER = 0;
@@ -70,6 +71,51 @@ export function isTransientReason(name) {
   return i >= 0 && t.transient[i];
 }
 
+const decoder = /* @__PURE__ */ new TextDecoder();
+
+/**
+ * The events the core delivered, as it parsed them (bindings/relay.cpp, write_events), from
+ * `offset` of the scratch buffer: one TextDecoder call per event, no JSON parse: [{subId, event}],
+ * each event marked verified (the core checked its signature).
+ */
+function readEvents(offset) {
+  const head = scratchBytes(offset, 16);
+  const view = new DataView(head.buffer, head.byteOffset, 16);
+  const count = view.getUint32(0, true);
+  const nInts = view.getUint32(4, true);
+  const nText = view.getUint32(8, true);
+  const all = scratchBytes(offset, 16 + 16 * count + 4 * nInts + nText);
+  const nums = new Float64Array(all.buffer, all.byteOffset + 16, 2 * count);
+  const ints = new Int32Array(all.buffer, all.byteOffset + 16 + 16 * count, nInts);
+  const bytes = all.subarray(16 + 16 * count + 4 * nInts);
+  const out = new Array(count);
+  let ii = 0;
+  let ti = 0;
+  for (let k = 0; k < count; k++) {
+    const size = ints[ii++];
+    const nTags = ints[ii++];
+    const text = decoder.decode(bytes.subarray(ti, ti + size));
+    ti += size;
+    let p = 0;
+    const take = () => text.slice(p, (p += ints[ii++]));
+    const subId = take();
+    const id = take();
+    const pubkey = take();
+    const sig = take();
+    const content = take();
+    const tags = new Array(nTags);
+    for (let t = 0; t < nTags; t++) {
+      const items = new Array(ints[ii++]);
+      for (let j = 0; j < items.length; j++) items[j] = take();
+      tags[t] = items;
+    }
+    const event = { kind: nums[2 * k + 1], tags, content, created_at: nums[2 * k], pubkey, id, sig };
+    event[verifiedSymbol] = true;
+    out[k] = { subId, event };
+  }
+  return out;
+}
+
 const registry =
   typeof FinalizationRegistry === 'function'
     ? /* @__PURE__ */ new FinalizationRegistry((handle) => {
@@ -97,6 +143,8 @@ export class SubscriptionMachine {
     this._h = this._c.relaySubsNew(seenCap, overlap, maxFrameBytes, retry, seed);
     this._maxFrame = maxFrameBytes;
     this._local = undefined; // details of an outcome decided here (frame too large for the scratch copy)
+    this._event = undefined;
+    this._batchEvents = [];
     registry?.register(this, this._h, this);
   }
 
@@ -149,14 +197,22 @@ export class SubscriptionMachine {
     }
     this._local = undefined;
     const len = writeScratch(text);
-    return this._c.relaySubsFeedScratch(this._h, relay, len, nowMs);
+    const packed = this._c.relaySubsFeedScratch(this._h, relay, len, nowMs);
+    this._event = (packed & 15) === DELIVER ? readEvents(0)[0] : undefined;
+    return packed;
+  }
+
+  /** {subId, event} of the last feed() that delivered (the core's parse: no second one in JS). */
+  event() {
+    return this._event;
   }
 
   /**
    * Text frames from `relay`, in order (none over maxFrameBytes): the packed outcomes, as feed()
    * one by one would give them, with the signatures of the delivered events checked together
    * (BIP-340 batch verification in the core). lastAt(i) has the strings of outcome i. Elements
-   * [n, 2n) are the number of managed actions decided up to each outcome.
+   * [n, 2n) are the number of managed actions decided up to each outcome. The delivered events,
+   * in order, are in batchEvents() until the next feedBatch.
    */
   feedBatch(relay, texts, nowMs = 0) {
     this._local = undefined;
@@ -164,7 +220,14 @@ export class SubscriptionMachine {
     const total = writeScratchRecords(texts);
     if (this._c.relaySubsFeedBatchScratch(this._h, relay, n, total, nowMs) !== 0) throwLastError();
     const b = scratchBytes(0, 8 * n);
-    return new Int32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.length));
+    const packed = new Int32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.length));
+    this._batchEvents = readEvents((8 * n + 7) & ~7);
+    return packed;
+  }
+
+  /** {subId, event} per DELIVER outcome of the last feedBatch, in order. */
+  batchEvents() {
+    return this._batchEvents;
   }
 
   // --- Managed API (src/relay/subscriptions_managed.cpp): the core decides, the pool executes

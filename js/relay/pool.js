@@ -5,7 +5,7 @@
 // and max_wait deadlines. This file executes its actions (send, connect, authenticate, deliver,
 // eose, closed) and owns the I/O: sockets, the one machine timer, publishes and app callbacks.
 import { NostrError } from '../errors.js';
-import { verifiedSymbol, verifyEventError } from '../event.js';
+import { verifyEventError } from '../event.js';
 import { encodeEvent, normalizeRelayUrl } from './codec.js';
 import { RelayConnection, LOST } from './connection.js';
 import {
@@ -430,12 +430,14 @@ export class RelayPool {
     const n = frames.length;
     this.stats.batched += n;
     const packed = m.feedBatch(conn.idx, frames, this._clock.now());
+    const events = m.batchEvents();
+    let delivered = 0;
     // The actions of the whole batch, run after the outcome that decided each (marks at [n, 2n)).
     const actions = packed[2 * n - 1] > 0 ? m.actions() : [];
     let done = 0;
     for (let i = 0; i < n; i++) {
       if (this._closed) return; // an app callback closed the pool mid-batch
-      this._onOutcome(conn, frames[i], packed[i], () => m.lastAt(i));
+      this._onOutcome(conn, frames[i], packed[i], () => m.lastAt(i), (packed[i] & 15) === DELIVER ? events[delivered++] : undefined);
       const mark = packed[n + i];
       while (done < mark && !this._closed) this._act(actions[done++]);
     }
@@ -449,22 +451,17 @@ export class RelayPool {
     }
     const m = this._machine;
     const packed = m.feed(conn.idx, data, this._clock.now());
-    this._onOutcome(conn, data, packed, () => m.last());
+    this._onOutcome(conn, data, packed, () => m.last(), m.event());
     if ((packed & ACTIONS) !== 0) this._run();
     else if ((packed & 15) === CLOSED_FRAME) this._arm(); // a retry deadline, maybe
   }
 
-  _onOutcome(conn, data, packed, last) {
+  // d: {subId, event} of a delivery, as the core parsed and verified it (machine.js readEvents).
+  _onOutcome(conn, data, packed, last, d) {
     const type = packed & 15;
     if (type === DELIVER) {
-      // The core verified these very bytes; parse them here rather than copying the event out.
-      const frame = JSON.parse(data);
-      const sub = this._subs.get(frame[1]);
-      const e = frame[2];
-      const event = { kind: e.kind, tags: e.tags, content: e.content, created_at: e.created_at, pubkey: e.pubkey, id: e.id, sig: e.sig };
-      event[verifiedSymbol] = true;
       this.stats.delivered++;
-      if (sub) sub._deliver(event, conn.url);
+      this._subs.get(d.subId)?._deliver(d.event, conn.url);
       return;
     }
     switch (type) {
