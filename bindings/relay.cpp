@@ -192,14 +192,15 @@ void subs_forget(int h, int relay_idx) {
 // The delivered events of a feed, in order, for js/relay/machine.js (readEvents), at `offset` of
 // the scratch buffer (a multiple of 8):
 //   u32 event count, u32 int count, u32 text bytes, u32 0, then f64 [created_at, kind] per event,
-//   then i32 per event [text bytes, tag count, sub id, id, pubkey, sig and content lengths, then per tag
-//   its item count and each item's length], then each event's text: subscription id, id,
-//   pubkey, sig, content, tag items, back to back. Lengths are in UTF-16 code units (what String.slice counts); the
-//   parser took only well-formed UTF-8, so JS decodes exactly these characters.
-std::int32_t utf16_length(const std::string& s) {
-  std::int32_t n = 0;
-  for (unsigned char c : s) n += ((c & 0xC0) != 0x80) + (c >= 0xF0);
-  return n;
+//   then i32 per event [tag count, the lengths of sub id, id, pubkey, sig and content, then per
+//   tag its item count and each item's length], then the strings' UTF-8 bytes back to back (sub
+//   id, id, pubkey, sig, content, tag items). A length is in bytes, negated when the string is not
+//   ASCII: JS turns ASCII bytes into a string directly and decodes the rest (well-formed UTF-8:
+//   the parser took nothing else), each string on its own, so no string keeps another alive.
+std::int32_t signed_length(const std::string& s) {
+  const bool ascii = std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+  const auto n = static_cast<std::int32_t>(s.size());
+  return ascii ? n : -n;
 }
 
 void write_events(std::size_t offset, const std::vector<const relay::deliver*>& evs) {
@@ -211,22 +212,18 @@ void write_events(std::size_t offset, const std::vector<const relay::deliver*>& 
     const event* e = &d->ev;
     nums.push_back(static_cast<double>(e->created_at));
     nums.push_back(static_cast<double>(e->kind));
-    const std::size_t start = text.size();
-    const std::size_t head = ints.size();
-    ints.push_back(0);
     ints.push_back(static_cast<std::int32_t>(e->tags.size()));
     for (const std::string* f : {&d->sub_id, &e->id, &e->pubkey, &e->sig, &e->content}) {
-      ints.push_back(utf16_length(*f));
+      ints.push_back(signed_length(*f));
       text += *f;
     }
     for (const auto& tag : e->tags) {
       ints.push_back(static_cast<std::int32_t>(tag.size()));
       for (const auto& item : tag) {
-        ints.push_back(utf16_length(item));
+        ints.push_back(signed_length(item));
         text += item;
       }
     }
-    ints[head] = static_cast<std::int32_t>(text.size() - start);
   }
   const std::size_t nums_at = offset + 16, ints_at = nums_at + 8 * nums.size(), text_at = ints_at + 4 * ints.size();
   std::uint8_t* s = scratch(text_at + text.size());

@@ -73,10 +73,17 @@ export function isTransientReason(name) {
 
 const decoder = /* @__PURE__ */ new TextDecoder();
 
+/** A string of `n` bytes at `at`: ASCII directly (n > 0), UTF-8 decoded when n < 0. */
+function text(bytes, at, n) {
+  if (n < 0) return decoder.decode(bytes.subarray(at, at - n));
+  if (n <= 2048) return String.fromCharCode.apply(null, bytes.subarray(at, at + n));
+  return decoder.decode(bytes.subarray(at, at + n));
+}
+
 /**
  * The events the core delivered, as it parsed them (bindings/relay.cpp, write_events), from
- * `offset` of the scratch buffer: one TextDecoder call per event, no JSON parse: [{subId, event}],
- * each event marked verified (the core checked its signature).
+ * `offset` of the scratch buffer; no JSON parse: [{subId, event}], each event marked verified
+ * (the core checked its signature).
  */
 function readEvents(offset) {
   const head = scratchBytes(offset, 16);
@@ -90,14 +97,15 @@ function readEvents(offset) {
   const bytes = all.subarray(16 + 16 * count + 4 * nInts);
   const out = new Array(count);
   let ii = 0;
-  let ti = 0;
+  let at = 0;
+  const take = () => {
+    const n = ints[ii++];
+    const s = text(bytes, at, n);
+    at += n < 0 ? -n : n;
+    return s;
+  };
   for (let k = 0; k < count; k++) {
-    const size = ints[ii++];
     const nTags = ints[ii++];
-    const text = decoder.decode(bytes.subarray(ti, ti + size));
-    ti += size;
-    let p = 0;
-    const take = () => text.slice(p, (p += ints[ii++]));
     const subId = take();
     const id = take();
     const pubkey = take();

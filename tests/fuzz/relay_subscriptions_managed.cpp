@@ -122,9 +122,18 @@ struct harness {
     const std::string id = pick_id(in.next());
     switch (kind % 7) {
       case 0:
-      case 1: return *encode_relay_event(id.empty() ? "x" : id, events()[in.next() % events().size()]);
-      case 2: return encode_eose(id).value_or("[]");
-      case 3: return encode_closed(id, kReasons[in.next() % 10]).value_or("[]");
+      case 1: {
+        auto f = encode_relay_event(id, events()[in.next() % events().size()]);
+        return f ? *f : std::string("[]");
+      }
+      case 2: {
+        auto f = encode_eose(id);
+        return f ? *f : std::string("[]");
+      }
+      case 3: {
+        auto f = encode_closed(id, kReasons[in.next() % 10]);
+        return f ? *f : std::string("[]");
+      }
       case 4: return encode_auth_challenge(in.next() % 2 ? "c1" : "c2");
       case 5: return "[\"OK\",\"" + std::string(64, '0') + "\",false,\"auth-required: x\"]";
       default: return std::string(in.in.substr(0, in.next() % 16));
