@@ -203,36 +203,48 @@ std::int32_t signed_length(const std::string& s) {
   return ascii ? n : -n;
 }
 
+// Written straight into the scratch buffer (sizes first), so a backlog's events take no second
+// copy in WASM memory (which never shrinks).
 void write_events(std::size_t offset, const std::vector<const relay::deliver*>& evs) {
-  std::vector<double> nums;
-  std::vector<std::int32_t> ints;
-  std::string text;
-  nums.reserve(2 * evs.size());
+  std::size_t n_ints = 0, n_text = 0;
   for (const relay::deliver* d : evs) {
-    const event* e = &d->ev;
-    nums.push_back(static_cast<double>(e->created_at));
-    nums.push_back(static_cast<double>(e->kind));
-    ints.push_back(static_cast<std::int32_t>(e->tags.size()));
-    for (const std::string* f : {&d->sub_id, &e->id, &e->pubkey, &e->sig, &e->content}) {
-      ints.push_back(signed_length(*f));
-      text += *f;
-    }
-    for (const auto& tag : e->tags) {
-      ints.push_back(static_cast<std::int32_t>(tag.size()));
-      for (const auto& item : tag) {
-        ints.push_back(signed_length(item));
-        text += item;
-      }
+    const event& e = d->ev;
+    n_ints += 6 + e.tags.size();
+    n_text += d->sub_id.size() + e.id.size() + e.pubkey.size() + e.sig.size() + e.content.size();
+    for (const auto& tag : e.tags) {
+      n_ints += tag.size();
+      for (const auto& item : tag) n_text += item.size();
     }
   }
-  const std::size_t nums_at = offset + 16, ints_at = nums_at + 8 * nums.size(), text_at = ints_at + 4 * ints.size();
-  std::uint8_t* s = scratch(text_at + text.size());
-  const std::uint32_t header[4] = {static_cast<std::uint32_t>(evs.size()), static_cast<std::uint32_t>(ints.size()),
-                                   static_cast<std::uint32_t>(text.size()), 0};
+  const std::size_t nums_at = offset + 16, ints_at = nums_at + 16 * evs.size(), text_at = ints_at + 4 * n_ints;
+  std::uint8_t* s = scratch(text_at + n_text);
+  const std::uint32_t header[4] = {static_cast<std::uint32_t>(evs.size()), static_cast<std::uint32_t>(n_ints),
+                                   static_cast<std::uint32_t>(n_text), 0};
   std::memcpy(s + offset, header, sizeof header);
-  if (!nums.empty()) std::memcpy(s + nums_at, nums.data(), 8 * nums.size());
-  if (!ints.empty()) std::memcpy(s + ints_at, ints.data(), 4 * ints.size());
-  if (!text.empty()) std::memcpy(s + text_at, text.data(), text.size());
+  std::uint8_t* num = s + nums_at;
+  std::uint8_t* ints = s + ints_at;
+  std::uint8_t* text = s + text_at;
+  auto put_int = [&](std::int32_t v) {
+    std::memcpy(ints, &v, 4);
+    ints += 4;
+  };
+  auto put_str = [&](const std::string& v) {
+    put_int(signed_length(v));
+    std::memcpy(text, v.data(), v.size());
+    text += v.size();
+  };
+  for (const relay::deliver* d : evs) {
+    const event& e = d->ev;
+    const double nums[2] = {static_cast<double>(e.created_at), static_cast<double>(e.kind)};
+    std::memcpy(num, nums, 16);
+    num += 16;
+    put_int(static_cast<std::int32_t>(e.tags.size()));
+    for (const std::string* f : {&d->sub_id, &e.id, &e.pubkey, &e.sig, &e.content}) put_str(*f);
+    for (const auto& tag : e.tags) {
+      put_int(static_cast<std::int32_t>(tag.size()));
+      for (const auto& item : tag) put_str(item);
+    }
+  }
 }
 
 int pack(int type, int reason, bool flag) { return type | (reason << kReasonShift) | (flag ? kFlag : 0); }
