@@ -64,6 +64,42 @@ async function rate(fn, { rounds, budget }) {
   return median(out);
 }
 
+/**
+ * Inbound AGX messages per second through an AgxClient (LocalSigner, in-memory seen store): each
+ * of `count` distinct wraps ingested once, every listener called; the median of `rounds` fresh
+ * clients. The wraps are mined beforehand (PoW is the sender's cost, not counted).
+ */
+export async function measureInbound(n, { sender, recipient, text, rounds = 5, count = 400 }) {
+  const { agx } = n;
+  const wraps = [];
+  for (let i = 0; i < count * rounds; i++)
+    wraps.push(await agx.wrapRumor(agx.createMessageRumor(`${text} #${i}`, sender.publicKey, recipient.publicKey), sender, recipient.publicKey, { slice: 1 << 16 }));
+  const out = [];
+  for (let r = 0; r < rounds; r++) {
+    let got = 0;
+    const client = new agx.AgxClient({ signer: recipient, relays: ['ws://127.0.0.1:9'], acceptAll: true, pollInterval: 0, onWarning: () => {}, onMessage: () => void got++ });
+    const batch = wraps.slice(r * count, (r + 1) * count);
+    const t0 = performance.now();
+    for (const w of batch) await client.ingest(w);
+    out.push(count / ((performance.now() - t0) / 1000));
+    if (got !== count) throw new Error(`inbound bench: ${got} of ${count} delivered`);
+    await client.stop();
+  }
+  return median(out);
+}
+
+/** node bench/agx.mjs --inbound [root]: the inbound row alone, for a before/after of one tree. */
+async function inboundOnly(root) {
+  const n = await import(pathToFileURL(`${root.endsWith('/') ? root : root + '/'}js/index.node.js`).href);
+  await n.init();
+  const sender = n.LocalSigner.generate();
+  const recipient = n.LocalSigner.generate();
+  const count = Number(process.env.NOSTR_BENCH_INBOUND_COUNT ?? 400);
+  const rounds = Number(process.env.NOSTR_BENCH_INBOUND_ROUNDS ?? 5);
+  const v = await measureInbound(n, { sender, recipient, text: 'Please review invoice 1234 for 4200 EUR. '.repeat(4), count, rounds });
+  console.log(`AGX inbound messages/s (${root}): ${Math.round(v)}`);
+}
+
 export async function measureAgx({ ours = ROOT, quick = false } = {}) {
   const n = await import(pathToFileURL(`${ours.endsWith('/') ? ours : ours + '/'}js/index.node.js`).href);
   await n.init();
@@ -129,6 +165,10 @@ export async function measureAgx({ ours = ROOT, quick = false } = {}) {
   };
   rows.push(['AGX message in: unwrap with every check', inn.ours, inn.nt]);
 
+  // the whole inbound path of a client: replay checks, unwrap, route, marks, delivery
+  const inbound = await measureInbound(n, { sender, recipient, text, rounds });
+  rows.push(['AGX inbound messages: AgxClient.ingest of new wraps (replay, unwrap, route, marks, onMessage)', inbound, null]);
+
   // task round trips through a real local relay
   const relay = await startRelayProcess();
   const alice = new n.agx.AgxClient({ signer: sender, relays: [relay.url], authorize: 'accept-all', pollInterval: 0, onWarning: () => {} });
@@ -153,7 +193,7 @@ export async function measureAgx({ ours = ROOT, quick = false } = {}) {
     '',
     '| | ours (ops/s) | nostr-tools composed (ops/s) | ours / nostr-tools |',
     '|---|---:|---:|---:|',
-    ...rows.map(([t, a, b]) => `| ${t} | ${f(a)} | ${f(b)} | ${(a / b).toFixed(2)}× |`),
+    ...rows.map(([t, a, b]) => (b === null ? `| ${t} | ${f(a)} | n/a | |` : `| ${t} | ${f(a)} | ${f(b)} | ${(a / b).toFixed(2)}× |`)),
     '',
     '| task round trips through a local dev relay (AGX policy), two AgxClients, LocalSigner | tasks/s |',
     '|---|---:|',
@@ -167,4 +207,5 @@ export async function measureAgx({ ours = ROOT, quick = false } = {}) {
 
 const isMain = process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1];
 if (isMain && process.argv[2] === '--serve') await serve();
+else if (isMain && process.argv[2] === '--inbound') await inboundOnly(process.argv[3] ?? ROOT);
 else if (isMain) console.log(await measureAgx({ quick: process.argv.includes('--quick') }));

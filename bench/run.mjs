@@ -16,7 +16,7 @@
 //   node bench/run.mjs --clock cpu        time by process CPU time instead of wall time (steadier
 //                                         on a busy machine; counts GC and compiler threads too)
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -222,7 +222,24 @@ function measureSizes() {
     split: tryBundle(entryFile('index.browser.js'), ['dist/core.wasm']),
     single: tryBundle(entryFile('index.single.js'), []),
     ...(existsSync(join(OURS, 'dist/lite.browser.js')) ? { lite: tryBundle('dist/lite.browser.js', ['dist/core-lite.wasm']) } : {}),
+    ...(existsSync(join(OURS, 'scripts/build-demo.mjs')) ? { demo: measureDemoPage() } : {}),
   };
+}
+
+/** The built demo page (`npm run build:demo` into a scratch folder): the files one load fetches, gzip -9 each. */
+function measureDemoPage() {
+  const out = mkdtempSync(join(os.tmpdir(), 'nostr-agents-demo-site-'));
+  try {
+    const r = spawnSync(process.execPath, [join(OURS, 'scripts/build-demo.mjs'), '--out', out, '--json'], { cwd: OURS, encoding: 'utf8' });
+    if (r.status !== 0) {
+      console.error(`  size: build:demo: ${(r.stderr || r.stdout).trim().split('\n').pop()}`);
+      return null;
+    }
+    const { load, agx, nip49 } = JSON.parse(r.stdout.trim().split('\n').pop());
+    return { ...load, lazyGz: (agx?.gz ?? 0) + (nip49?.gz ?? 0) };
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
 }
 
 // ---------------------------------------------------------------- formatting
@@ -322,6 +339,13 @@ function renderTable(rows, results, init, sizes, meta, bundles) {
       `| browser bytes, \`nostr-agents/lite\` (sign/verify/encrypt/wrap, no relay pool or protocols; ${describe(s)}) | ${kb(s.raw)} raw · **${kb(s.gz)} gz** | | | | | | | ≤ 120 KB gz: ${pass} ${kb(s.gz)} |`,
     );
   }
+  if (sizes?.demo) {
+    const s = sizes.demo;
+    const pass = s.gz <= 200000 ? '✅' : '❌';
+    L.push(
+      `| browser bytes, the built demo page (\`npm run build:demo\`: ${s.files.map((f) => f.file).join(' + ')}; gzip -9 per file; ${kb(s.lazyGz)} gz more only on demand: the AGX panel, NIP-49) | ${kb(s.raw)} raw · **${kb(s.gz)} gz** | | | | | | | ≤ 200 KB gz: ${pass} ${kb(s.gz)} |`,
+    );
+  }
   if (sizes?.single) {
     const g = sizes.single;
     L.push(`| browser bytes, single-file build (${describe(g)}) | ${kb(g.raw)} raw · ${kb(g.gz)} gz | | | | | | | |`);
@@ -394,8 +418,9 @@ async function main() {
     `${OURS === ROOT ? '' : `Ours from ${OURS}. `}Peers: ${Object.entries(versions).map(([k, v]) => `${k} ${v}`).join(', ')}.`,
   ].join('\n');
   const agents = selected('nipxx') ? await import('./agents.mjs').then((m) => m.benchAgents({ quick: opts.quick })) : '';
+  const stream = selected('nipxx-stream') || selected('nipxx') ? await import('./nipxx-stream.mjs').then((m) => m.benchNipxxStream({ quick: opts.quick })) : '';
   const load = selected('load') ? await import('./load.mjs').then((m) => m.benchLoad({ quick: opts.quick })) : '';
-  const md = renderTable(rows, results, init, sizes, meta, bundles) + agents + agxMd + load;
+  const md = renderTable(rows, results, init, sizes, meta, bundles) + agents + stream + agxMd + load;
   console.log(md);
   mkdirSync(join(ROOT, 'build'), { recursive: true });
   writeFileSync(join(ROOT, 'build/bench-results.md'), md + '\n');

@@ -23,6 +23,7 @@
 #include "protocols/agx/authorization.hpp"
 #include "protocols/agx/card.hpp"
 #include "protocols/agx/cursor.hpp"
+#include "protocols/agx/endpoint.hpp"
 #include "protocols/agx/nip05.hpp"
 #include "protocols/agx/message.hpp"
 #include "protocols/agx/pending.hpp"
@@ -454,76 +455,263 @@ val nip05_pubkey(const std::string& body, const std::string& name) {
 
 // --- handler keys (string_list is declared above)
 
-// --- routing state: authorization policy, handler keys, open requests
+// --- the endpoint machine (src/protocols/agx/endpoint): glue only. An inbound wrap crosses once
+// (its JSON text in, the verdict, the opened message and the actions out as one JSON text); a
+// host answer crosses once more. Times are the one clock's milliseconds.
 
-class router {
- public:
-  // mode: "unconfigured", "accept-all", "host" (a JS authorize function) or "allow-list".
-  explicit router(const std::string& mode) {
-    if (mode == "accept-all") policy_ = agx::authorization_policy::accept_all();
-    else if (mode == "host") policy_ = agx::authorization_policy::host_decides();
+std::int64_t ms_of(double v) { return std::isfinite(v) ? static_cast<std::int64_t>(v) : 0; }
+
+json marks_json(const std::vector<agx::seen_entry>& marks) {
+  json j = json::array();
+  for (const auto& e : marks) j.push_back(json::array({hex::encode(e.id), e.expires_at}));
+  return j;
+}
+
+json action_json(const agx::action& a) {
+  json j;
+  j["kind"] = agx::action_kind_name(a.kind);
+  switch (a.kind) {
+    case agx::action_kind::persist: j["marks"] = marks_json(a.marks); return j;
+    case agx::action_kind::poll:
+    case agx::action_kind::warn_unconfigured: return j;
+    default: break;
   }
+  if (!a.rumor_id.empty()) j["rumorId"] = a.rumor_id;
+  if (!a.task_id.empty()) j["taskId"] = a.task_id;
+  if (a.kind == agx::action_kind::deliver || a.kind == agx::action_kind::drop) {
+    j["reason"] = agx::route_reason_name(a.reason);
+    j["mayReply"] = a.may_reply;
+  }
+  if (a.kind == agx::action_kind::ask_host) j["capability"] = a.capability;
+  if (a.kind == agx::action_kind::record_task) j["until"] = a.until;
+  if (a.kind == agx::action_kind::run_handler) {
+    j["handlerKey"] = a.handler_key;
+    j["capability"] = a.capability;
+    j["until"] = a.until;
+    j["gate"] = agx::task_verdict_name(a.gate.verdict);
+    if (a.gate.ticket) j["ticket"] = a.gate.ticket;
+    if (a.gate.verdict == agx::task_verdict::rate_limited) j["retryAfter"] = a.gate.retry_after;
+  }
+  return j;
+}
+
+json actions_json(const std::vector<agx::action>& as) {
+  json j = json::array();
+  for (const auto& a : as) j.push_back(action_json(a));
+  return j;
+}
+
+// The opened message as the JS API shows it (unwrapAgx's shape), from what the machine read.
+json inbound_json(const agx::inbound_result& r) {
+  json j;
+  j["verdict"] = agx::inbound_verdict_name(r.verdict);
+  if (r.err) {
+    j["code"] = errc_name(r.err->code);
+    j["message"] = r.err->detail;
+  }
+  if (r.opened) {
+    const auto& w = *r.opened;
+    json o;
+    o["from"] = w.from;
+    o["wrapId"] = w.wrap_id;
+    o["wrapCreatedAt"] = w.wrap_created_at;
+    o["wrapExpiresAt"] = w.wrap_expires_at;
+    o["rumor"] = parse_json(nip59::rumor_to_json(w.rumor));
+    o["sentAt"] = w.rumor.created_at;
+    if (r.receipt) {
+      o["kind"] = "receipt";
+      o["class"] = "receipt";
+      o["receipt"] = {{"refEventId", r.receipt->receipt.ref_event_id},
+                      {"contextId", r.receipt->receipt.context_id},
+                      {"status", agx::receipt_status_name(r.receipt->receipt.status)}};
+    } else if (r.message) {
+      const auto& m = *r.message;
+      o["kind"] = "message";
+      o["message"] = message_json(m);
+      o["taskMalformed"] = m.task_malformed;
+      o["class"] = "unknown";
+      if (m.payload.cls == agx::content_class::text) o["class"] = "text";
+      if (m.payload.cls == agx::content_class::task && m.task) {
+        switch (m.task->t) {
+          case agx::task_envelope::type::request: o["class"] = "task-request"; break;
+          case agx::task_envelope::type::result: o["class"] = "task-result"; break;
+          case agx::task_envelope::type::status: o["class"] = "task-status"; break;
+          case agx::task_envelope::type::input: o["class"] = "task-input"; break;
+        }
+        o["task"] = task_json(*m.task);
+      }
+    }
+    j["opened"] = std::move(o);
+  }
+  j["actions"] = actions_json(r.actions);
+  return j;
+}
+
+class endpoint_binding {
+ public:
+  // mode: "unconfigured", "accept-all" or "host"; caps 0: the defaults.
+  endpoint_binding(const std::string& mode, double seen_cap, double cache_cap, double overlap, double idle_ms,
+                   double pending_ms)
+      : ep_(options(mode, seen_cap, cache_cap, overlap, idle_ms, pending_ms)) {}
 
   val allow(const std::string& pubkey, const std::string& pattern) {
-    auto r = policy_.allow(pubkey, pattern);
+    auto r = ep_.allow(pubkey, pattern);
     if (!r) return fail(r.err());
     return val(true);
   }
-  bool revoke(const std::string& pubkey) { return policy_.revoke(pubkey); }
+  bool revoke(const std::string& pubkey) { return ep_.revoke(pubkey); }
   std::string decide(const std::string& from, const std::string& capability) const {
-    return agx::auth_verdict_name(policy_.decide(from, capability));
+    return agx::auth_verdict_name(ep_.policy().decide(from, capability));
   }
-  bool take_unconfigured_warning() { return policy_.take_unconfigured_warning(); }
+  bool take_unconfigured_warning() { return ep_.take_unconfigured_warning(); }
+  void set_handlers(const std::string& keys_json) { ep_.set_handlers(string_list(keys_json)); }
+  void set_keep_unknown_content_types(bool keep) { ep_.keep_unknown_content_types(keep); }
+  void set_task_limits(double max_concurrent, double per_peer_concurrent, double max_queued, double per_peer_queued,
+                       double rate_count, double rate_window, double max_tracked) {
+    agx::task_limits l;
+    l.max_concurrent = static_cast<std::uint32_t>(max_concurrent);
+    l.per_peer_concurrent = static_cast<std::uint32_t>(per_peer_concurrent);
+    l.max_queued = static_cast<std::uint32_t>(max_queued);
+    l.per_peer_queued = static_cast<std::uint32_t>(per_peer_queued);
+    l.rate_count = static_cast<std::uint32_t>(rate_count);
+    l.rate_window = static_cast<std::int64_t>(rate_window);
+    l.max_tracked_peers = static_cast<std::size_t>(max_tracked);
+    ep_.set_task_limits(l);
+  }
 
-  void set_handlers(const std::string& keys_json) { handlers_ = string_list(keys_json); }
-  // Deliver messages of unknown content types (plain path) instead of dropping them.
-  void set_keep_unknown_content_types(bool keep) { options_.keep_unknown_content_types = keep; }
+  // One inbound wrap (its JSON text) with a LocalSigner handle: every check, the opening and the
+  // decision in one call. verified: the pool's feed verified its id and signature already.
+  std::string receive_with_handle(int handle, const std::string& wrap_json, double now_ms, bool verified) {
+    const auto* me = key_for_handle(handle);
+    if (!me) return failed(agx::inbound_verdict::retry, disposed());
+    auto w = read_event(wrap_json);
+    if (!w) return failed(agx::inbound_verdict::invalid, w.err());
+    bytes32 wrap_author{};
+    (void)hex::decode_to(w->pubkey, wrap_author.data(), 32);
+    auto provider = [handle, &wrap_author](const bytes32& peer) -> result<bytes32> {
+      if (peer == wrap_author) return conversation_key_uncached(handle, peer);
+      auto ck = conversation_key_for_handle(handle, peer);
+      if (!ck) return ck.err();
+      return **ck;
+    };
+    return inbound_json(ep_.receive(*w, provider, hex::encode(me->public_key()), ms_of(now_ms), verified)).dump();
+  }
+  // The same with the recipient's secret key in the secret slot.
+  std::string receive_with_secret(const std::string& wrap_json, double now_ms, bool verified) {
+    secret32 sk = take_secret();
+    auto w = read_event(wrap_json);
+    if (!w) return failed(agx::inbound_verdict::invalid, w.err());
+    auto pub = crypto::xonly_public_key(sk.b);
+    if (!pub) return failed(agx::inbound_verdict::retry, pub.err());
+    auto provider = [&sk](const bytes32& peer) { return nip44::get_conversation_key(sk.b, peer); };
+    return inbound_json(ep_.receive(*w, provider, hex::encode(*pub), ms_of(now_ms), verified)).dump();
+  }
+  // An external signer's key: the checks before decrypting ("processed": go on and open it) ...
+  std::string before_open(const std::string& wrap_json, const std::string& me, double now_ms, bool verified) {
+    auto w = read_event(wrap_json);
+    if (!w) return failed(agx::inbound_verdict::invalid, w.err());
+    return inbound_json(ep_.before_open(*w, me, ms_of(now_ms), verified)).dump();
+  }
+  // ... then the seal and rumor the signer decrypted: the NIP-59 checks and the decision.
+  std::string opened(const std::string& wrap_json, const std::string& seal_json, const std::string& rumor_json,
+                     const std::string& me, double now_ms) {
+    auto w = read_event(wrap_json);
+    if (!w) return failed(agx::inbound_verdict::invalid, w.err());
+    auto seal = agx::open_seal_json(seal_json);
+    if (!seal) return open_failure(w->id, seal.err(), now_ms);
+    auto o = agx::open_rumor_json(*w, *seal, rumor_json, me);
+    if (!o) return open_failure(w->id, o.err(), now_ms);
+    return inbound_json(ep_.opened(std::move(*o), ms_of(now_ms))).dump();
+  }
+  // The signer could not open it: "discard" (bad input: cached) or "retry" (unavailable).
+  void open_failed(const std::string& wrap_id, bool discard, double now_ms) {
+    ep_.open_failed(wrap_id, discard ? agx::disposition::discard : agx::disposition::retry_later, ms_of(now_ms));
+  }
+  std::string host_verdict(const std::string& rumor_id, bool allowed, double now_ms) {
+    return actions_json(ep_.host_verdict(rumor_id, allowed, ms_of(now_ms))).dump();
+  }
 
-  // deadline < 0: none.
-  val add_pending(const std::string& task_id, const std::string& peer, double deadline) {
-    auto r = pending_.add(task_id, peer,
-                          deadline < 0 ? std::nullopt : std::optional<std::int64_t>(static_cast<std::int64_t>(deadline)));
+  // timeout_ms <= 0: no deadline.
+  val open_request(const std::string& task_id, const std::string& peer, double timeout_ms, double now_ms) {
+    auto r = ep_.open_request(task_id, peer, "", ms_of(timeout_ms), ms_of(now_ms));
     if (!r) return fail(r.err());
     return val(true);
   }
-  bool cancel_pending(const std::string& task_id) { return pending_.cancel(task_id); }
+  bool cancel_request(const std::string& task_id) { return ep_.cancel_request(task_id); }
+  void input_sent(const std::string& task_id, double now_ms) { ep_.input_sent(task_id, ms_of(now_ms)); }
+  double open_requests() const { return static_cast<double>(ep_.open_requests()); }
+  val await_input(const std::string& task_id, const std::string& peer, double timeout_ms, double now_ms) {
+    auto r = ep_.await_input(task_id, peer, ms_of(timeout_ms), ms_of(now_ms));
+    if (!r) return fail(r.err());
+    return val(true);
+  }
+  bool end_await(const std::string& task_id) { return ep_.end_await(task_id); }
   std::string settle(const std::string& task_id, const std::string& from) {
-    switch (pending_.settle(task_id, from)) {
+    switch (ep_.settle(task_id, from)) {
       case agx::settle_outcome::settled: return "settled";
       case agx::settle_outcome::wrong_sender: return "wrong-sender";
       case agx::settle_outcome::unknown: return "unknown";
     }
     return "unknown";
   }
-  std::string expire(double now) {
-    json j = pending_.expire(static_cast<std::int64_t>(now));
+
+  // The poll's relay filter since (s); poll_end gets the same window back.
+  double poll_begin(double now_ms) {
+    window_ = ep_.poll_begin(ms_of(now_ms));
+    return static_cast<double>(window_.since);
+  }
+  void poll_end(bool complete, double now_ms) { ep_.poll_end(window_, complete, ms_of(now_ms)); }
+  double cursor() const { return static_cast<double>(ep_.cursor()); }
+  void set_cursor(double s) { ep_.set_cursor(static_cast<std::int64_t>(s)); }
+  double lookback() const { return static_cast<double>(ep_.lookback()); }
+  void start_polling() { ep_.start_polling(); }
+
+  double next_deadline() const { return static_cast<double>(ep_.next_deadline()); }
+  std::string handle_timeout(double now_ms) { return actions_json(ep_.handle_timeout(ms_of(now_ms))).dump(); }
+
+  // Served tasks: a task ended (the next queued ticket, 0: none); a re-run after a restart.
+  double task_done(const std::string& peer) { return static_cast<double>(ep_.task_done(peer).ticket); }
+  std::string offer_rerun(const std::string& peer, double now_ms) {
+    auto a = ep_.offer_rerun(peer, ms_of(now_ms));
+    json j;
+    j["gate"] = agx::task_verdict_name(a.verdict);
+    j["ticket"] = a.ticket;
     return j.dump();
   }
-  double pending_size() const { return static_cast<double>(pending_.size()); }
-
-  // Our handler asked the requester `peer` for input on task_id (until end_await).
-  val await_input(const std::string& task_id, const std::string& peer) {
-    auto r = awaiting_.add(task_id, peer, std::nullopt);
-    if (!r) return fail(r.err());
-    return val(true);
+  std::string clear_queue() {
+    json j = json::array();
+    for (const auto& t : ep_.clear_queue()) j.push_back(t.ticket);
+    return j.dump();
   }
-  bool end_await(const std::string& task_id) { return awaiting_.cancel(task_id); }
+  double running() const { return static_cast<double>(ep_.gate().running()); }
+  double queued() const { return static_cast<double>(ep_.gate().queued()); }
+  double tracked_peers() const { return static_cast<double>(ep_.gate().tracked_peers()); }
 
-  // The route of an opened message ({from, wrapId, wrapCreatedAt, rumor} as unwrap returned it).
-  // host_verdict: -1 none yet, 0 deny, 1 allow (completes an ask-host decision).
-  val route(const std::string& opened_json, int host_verdict) {
-    auto j = parse_json(opened_json);
-    if (!j.is_object() || !j.contains("rumor") || !j["from"].is_string() || !j["wrapId"].is_string())
-      return fail(make_error(errc::invalid_argument, "expected an opened wrap"));
-    auto rumor = nip59::parse_rumor(j["rumor"].dump());
+  // The durable marks at start ([[id, expiresAt], ...] as a snapshot's "seen").
+  val load(const std::string& entries_json, double now_ms) {
+    auto n = ep_.load("{\"v\":1,\"seen\":" + entries_json + "}", ms_of(now_ms));
+    if (!n) return fail(n.err());
+    return val(static_cast<double>(*n));
+  }
+  std::string take_journal() { return marks_json(ep_.take_journal()).dump(); }
+  bool has_room(double now_ms) { return ep_.has_room(ms_of(now_ms)); }
+  double processed() const { return static_cast<double>(ep_.processed_count()); }
+  double cap() const { return static_cast<double>(ep_.cap()); }
+  double cached() const { return static_cast<double>(ep_.cached()); }
+  double duplicate_results() const { return static_cast<double>(ep_.duplicate_results()); }
+
+  // The public AgxRouter's route(): the decision for an opened rumor as things stand.
+  // host_verdict: -1 none yet, 0 deny, 1 allow.
+  val route(const std::string& rumor_json, const std::string& from, const std::string& wrap_id, int host_verdict) {
+    auto rumor = nip59::parse_rumor(rumor_json);
     if (!rumor) return fail(rumor.err());
     agx::opened_wrap w;
-    w.from = j["from"].get<std::string>();
-    w.wrap_id = j["wrapId"].get<std::string>();
+    w.from = from;
+    w.wrap_id = wrap_id;
     w.rumor = std::move(*rumor);
     auto m = agx::read_message(w);
     if (!m) return fail(m.err());
-    auto d = agx::route(*m, handlers_, pending_, policy_, &awaiting_, options_);
+    auto d = ep_.preview(*m);
     if (host_verdict >= 0) d = agx::after_host_verdict(std::move(d), host_verdict == 1);
     json out;
     out["action"] = agx::route_action_name(d.action);
@@ -537,13 +725,64 @@ class router {
     return val(out.dump());
   }
 
+  void close() { ep_.close(); }
+
  private:
-  agx::authorization_policy policy_;
-  std::vector<std::string> handlers_;
-  agx::pending_requests pending_;
-  agx::pending_requests awaiting_;
-  agx::route_options options_;
+  static agx::endpoint_options options(const std::string& mode, double seen_cap, double cache_cap, double overlap,
+                                       double idle_ms, double pending_ms) {
+    agx::endpoint_options o;
+    if (mode == "accept-all") o.mode = agx::authorization_policy::mode::accept_all;
+    else if (mode == "host") o.mode = agx::authorization_policy::mode::host;
+    o.seen_cap = seen_cap >= 1 ? static_cast<std::size_t>(seen_cap) : agx::kSeenCap;
+    o.cache_cap = cache_cap >= 1 ? static_cast<std::size_t>(cache_cap) : agx::kDiscardedCap;
+    o.poll_overlap = overlap >= 0 ? static_cast<std::int64_t>(overlap) : agx::kDefaultPollOverlap;
+    o.idle_poll_ms = ms_of(idle_ms);
+    o.pending_poll_ms = ms_of(pending_ms);
+    return o;
+  }
+  static std::string failed(agx::inbound_verdict v, const error& e) {
+    agx::inbound_result r;
+    r.verdict = v;
+    r.err = e;
+    return inbound_json(r).dump();
+  }
+  std::string open_failure(const std::string& wrap_id, const error& e, double now_ms) {
+    ep_.open_failed(wrap_id, agx::disposition::discard, ms_of(now_ms));
+    return failed(agx::inbound_verdict::discarded, e);
+  }
+
+  agx::endpoint ep_;
+  agx::poll_window window_;
 };
+
+// The AGX constants table: js/agx keeps no copy of a kind, a window or a default.
+val agx_constants() {
+  val kinds = val::object();
+  kinds.set("message", static_cast<double>(agx::kMessageKind));
+  kinds.set("receipt", static_cast<double>(agx::kReceiptKind));
+  kinds.set("seal", static_cast<double>(agx::kSealKind));
+  kinds.set("giftWrap", static_cast<double>(agx::kGiftWrapKind));
+  kinds.set("card", static_cast<double>(agx::kCardKind));
+  kinds.set("relayList", static_cast<double>(agx::kRelayListKind));
+  kinds.set("deletion", static_cast<double>(agx::kDeletionKind));
+  val c = val::object();
+  c.set("kinds", kinds);
+  c.set("powBits", agx::kPowBits);
+  c.set("maxWrapBackdate", static_cast<double>(agx::kMaxWrapBackdate));
+  c.set("wrapTtl", static_cast<double>(agx::kWrapTtl));
+  c.set("maxFutureSkew", static_cast<double>(agx::kMaxFutureSkew));
+  c.set("defaultPollOverlap", static_cast<double>(agx::kDefaultPollOverlap));
+  c.set("seenRetention", static_cast<double>(agx::kSeenRetention));
+  c.set("maxPollOverlap", static_cast<double>(agx::kMaxPollOverlap));
+  c.set("seenCap", static_cast<double>(agx::kSeenCap));
+  c.set("idlePollMs", static_cast<double>(agx::kDefaultIdlePollMs));
+  c.set("pendingPollMs", static_cast<double>(agx::kDefaultPendingPollMs));
+  c.set("maxRumorBytes", static_cast<double>(agx::kInteropMaxRumorBytes));
+  c.set("maxAutoDepth", agx::kDefaultAutoDepthCeiling);
+  c.set("a2aContentType", std::string(agx::kA2aContentType));
+  c.set("taskContentType", std::string(agx::kTaskContentType));
+  return c;
+}
 
 // --- replay guard over an in-memory store
 
@@ -621,22 +860,52 @@ EMSCRIPTEN_BINDINGS(agx) {
       .function("step", &wrap_job::step)
       .function("tried", &wrap_job::tried)
       .function("finish", &wrap_job::finish);
-  emscripten::class_<router>("AgxRouter")
-      .constructor<std::string>()
-      .function("allow", &router::allow)
-      .function("revoke", &router::revoke)
-      .function("decide", &router::decide)
-      .function("takeUnconfiguredWarning", &router::take_unconfigured_warning)
-      .function("setHandlers", &router::set_handlers)
-      .function("setKeepUnknownContentTypes", &router::set_keep_unknown_content_types)
-      .function("addPending", &router::add_pending)
-      .function("cancelPending", &router::cancel_pending)
-      .function("settle", &router::settle)
-      .function("expire", &router::expire)
-      .function("pendingSize", &router::pending_size)
-      .function("awaitInput", &router::await_input)
-      .function("endAwait", &router::end_await)
-      .function("route", &router::route);
+  emscripten::function("agxConstants", &agx_constants);
+  emscripten::class_<endpoint_binding>("AgxEndpoint")
+      .constructor<std::string, double, double, double, double, double>()
+      .function("allow", &endpoint_binding::allow)
+      .function("revoke", &endpoint_binding::revoke)
+      .function("decide", &endpoint_binding::decide)
+      .function("takeUnconfiguredWarning", &endpoint_binding::take_unconfigured_warning)
+      .function("setHandlers", &endpoint_binding::set_handlers)
+      .function("setKeepUnknownContentTypes", &endpoint_binding::set_keep_unknown_content_types)
+      .function("setTaskLimits", &endpoint_binding::set_task_limits)
+      .function("receiveWithHandle", &endpoint_binding::receive_with_handle)
+      .function("receiveWithSecret", &endpoint_binding::receive_with_secret)
+      .function("beforeOpen", &endpoint_binding::before_open)
+      .function("opened", &endpoint_binding::opened)
+      .function("openFailed", &endpoint_binding::open_failed)
+      .function("hostVerdict", &endpoint_binding::host_verdict)
+      .function("openRequest", &endpoint_binding::open_request)
+      .function("cancelRequest", &endpoint_binding::cancel_request)
+      .function("inputSent", &endpoint_binding::input_sent)
+      .function("openRequests", &endpoint_binding::open_requests)
+      .function("awaitInput", &endpoint_binding::await_input)
+      .function("endAwait", &endpoint_binding::end_await)
+      .function("settle", &endpoint_binding::settle)
+      .function("pollBegin", &endpoint_binding::poll_begin)
+      .function("pollEnd", &endpoint_binding::poll_end)
+      .function("cursor", &endpoint_binding::cursor)
+      .function("setCursor", &endpoint_binding::set_cursor)
+      .function("lookback", &endpoint_binding::lookback)
+      .function("startPolling", &endpoint_binding::start_polling)
+      .function("nextDeadline", &endpoint_binding::next_deadline)
+      .function("handleTimeout", &endpoint_binding::handle_timeout)
+      .function("taskDone", &endpoint_binding::task_done)
+      .function("offerRerun", &endpoint_binding::offer_rerun)
+      .function("clearQueue", &endpoint_binding::clear_queue)
+      .function("running", &endpoint_binding::running)
+      .function("queued", &endpoint_binding::queued)
+      .function("trackedPeers", &endpoint_binding::tracked_peers)
+      .function("load", &endpoint_binding::load)
+      .function("takeJournal", &endpoint_binding::take_journal)
+      .function("hasRoom", &endpoint_binding::has_room)
+      .function("processed", &endpoint_binding::processed)
+      .function("cap", &endpoint_binding::cap)
+      .function("cached", &endpoint_binding::cached)
+      .function("duplicateResults", &endpoint_binding::duplicate_results)
+      .function("route", &endpoint_binding::route)
+      .function("close", &endpoint_binding::close);
   emscripten::function("agxCheckPollOverlap", &check_poll_overlap);
   emscripten::class_<replay_guard_binding>("AgxReplayGuard")
       .constructor<double, double>()

@@ -9,30 +9,19 @@
 
 #include "event/event.hpp"
 #include "protocols/nip_xx/agent_admission.hpp"
+#include "protocols/nip_xx/agent_info.hpp"
 #include "protocols/nip_xx/agent_run.hpp"
 #include "protocols/nip_xx/payload.hpp"
+#include "nip_xx_event.hpp"
+#include "nip_xx_outgoing.hpp"
+#include "protocols/nip_xx/agent_inbox.hpp"
+#include "protocols/nip_xx/constants.hpp"
 #include "support.hpp"
 
 namespace nostr::bindings {
 namespace {
 
 using namespace nostr::nip_xx;
-
-// Outgoing events as {kind, tags, plaintext} objects, or undefined with the error recorded.
-val outgoing_val(const result<outgoing>& r) {
-  if (!r) return fail(r.err());
-  val o = val::object();
-  o.set("kind", static_cast<int>(r->k));
-  val tags = val::array();
-  for (const auto& t : r->tags) {
-    val tv = val::array();
-    for (const auto& s : t) tv.call<void>("push", s);
-    tags.call<void>("push", tv);
-  }
-  o.set("tags", tags);
-  o.set("plaintext", r->plaintext);
-  return o;
-}
 
 class agent_run_binding {
  public:
@@ -91,11 +80,11 @@ class admission_binding {
   admission_binding(std::string agent_pubkey, const std::string& info_json, val policy)
       : gate_(make_config(std::move(agent_pubkey), info_json, policy)) {}
 
-  // Before decryption: tags, p == this agent, block/allow, rate limit. `now` in seconds.
-  val screen(const std::string& event_json, double now) {
-    auto e = parse_event(event_json);
+  // Before decryption: tags, p == this agent, block/allow, rate limit. `now_ms`: the driver's clock.
+  val screen(const val& received, double now_ms) {
+    auto e = event_of(received, false);
     if (!e) return fail(e.err());
-    auto v = gate_.screen(*e, static_cast<std::int64_t>(now));
+    auto v = gate_.screen(*e, seconds_of(static_cast<std::int64_t>(now_ms)));
     if (auto* r = std::get_if<rejection>(&v)) return rejected(*r);
     const auto& tags = std::get<run_tags>(v);
     val o = val::object();
@@ -109,8 +98,8 @@ class admission_binding {
   void run_ended() { gate_.run_ended(); }
 
   // On the decrypted payload of a screened prompt.
-  val admit(const std::string& event_json, const std::string& plaintext) {
-    auto e = parse_event(event_json);
+  val admit(const val& received, const std::string& plaintext) {
+    auto e = event_of(received, false);
     if (!e) return fail(e.err());
     auto tags = check_tags(*e);
     if (!tags) return rejected(rejection{tags.err().code, tags.err().detail, std::nullopt});
@@ -179,6 +168,74 @@ class admission_binding {
   agent_admission gate_;
 };
 
+// The agent's inbox (prompt dedupe and freshness, cancel authorization). Clock readings in ms,
+// like every `now` of js/agents; `since` and max_clock_skew in seconds (created_at's unit).
+class inbox_binding {
+ public:
+  inbox_binding(std::string agent_pubkey, double since, double max_clock_skew)
+      : inbox_(std::move(agent_pubkey), static_cast<std::int64_t>(since), static_cast<std::int64_t>(max_clock_skew)) {}
+
+  double subscribe_since(double now_ms) const {
+    return static_cast<double>(inbox_.subscribe_since(seconds_of(static_cast<std::int64_t>(now_ms))));
+  }
+  void go_live() { inbox_.go_live(); }
+  bool live() const { return inbox_.live(); }
+  val filters(double now_ms, bool nip59) const {
+    return filters_val(inbox_.filters(seconds_of(static_cast<std::int64_t>(now_ms)), nip59));
+  }
+
+  // "handle" | "duplicate" | "not_addressed" | "stale" | "too_old", or undefined (not an event).
+  // live: whether it (or its gift wrap) was delivered after EOSE (live() when it arrived).
+  val on_prompt(const val& received, double now_ms, bool live) {
+    auto e = event_of(received, false);
+    if (!e) return fail(e.err());
+    switch (inbox_.on_prompt(*e, seconds_of(static_cast<std::int64_t>(now_ms)), live)) {
+      case prompt_disposition::handle: return val("handle");
+      case prompt_disposition::duplicate: return val("duplicate");
+      case prompt_disposition::not_addressed: return val("not_addressed");
+      case prompt_disposition::stale: return val("stale");
+      case prompt_disposition::too_old: return val("too_old");
+    }
+    return val("too_old");
+  }
+  void run_started(const std::string& prompt_id, const std::string& client) { inbox_.run_started(prompt_id, client); }
+  void prompt_done(const std::string& prompt_id) { inbox_.prompt_done(prompt_id); }
+
+  // "ignore" | "held" | "decrypt", or undefined (not an event).
+  val on_cancel(const val& received) {
+    auto e = event_of(received, true);  // held whole while its prompt is being admitted
+    if (!e) return fail(e.err());
+    switch (inbox_.on_cancel(*e)) {
+      case cancel_disposition::ignore: return val("ignore");
+      case cancel_disposition::held: return val("held");
+      case cancel_disposition::decrypt: return val("decrypt");
+    }
+    return val("ignore");
+  }
+  // {promptId, reason} of the run to cancel, or null.
+  val authorize_cancel(const val& received, const std::string& plaintext) const {
+    auto e = event_of(received, false);
+    if (!e) return val::null();
+    auto ok = inbox_.authorize_cancel(*e, plaintext);
+    if (!ok) return val::null();
+    val o = val::object();
+    o.set("promptId", ok->prompt_id);
+    o.set("reason", ok->reason);
+    return o;
+  }
+  // The held cancel (an event object) for prompt_id, or null.
+  val take_held(const std::string& prompt_id) {
+    auto e = inbox_.take_held(prompt_id);
+    return e ? event_val(*e) : val::null();
+  }
+
+ private:
+  agent_inbox inbox_;
+};
+
+// ai.info as the agent publishes it: {kind, tags, plaintext (the content)}, or undefined.
+val nipxx_info_event(const std::string& d, const std::string& info_json) { return outgoing_val(info_event(d, info_json)); }
+
 // The info as the agent advertises it (canonical JSON), or undefined when invalid.
 val nipxx_normalize_info(const std::string& json) {
   auto info = parse_info(json);
@@ -205,7 +262,20 @@ EMSCRIPTEN_BINDINGS(nip_xx_agent) {
       .function("admit", &admission_binding::admit)
       .function("runEnded", &admission_binding::run_ended)
       .function("setInfo", &admission_binding::set_info);
+  emscripten::class_<inbox_binding>("NipxxAgentInbox")
+      .constructor<std::string, double, double>()
+      .function("subscribeSince", &inbox_binding::subscribe_since)
+      .function("goLive", &inbox_binding::go_live)
+      .function("live", &inbox_binding::live)
+      .function("filters", &inbox_binding::filters)
+      .function("onPrompt", &inbox_binding::on_prompt)
+      .function("runStarted", &inbox_binding::run_started)
+      .function("promptDone", &inbox_binding::prompt_done)
+      .function("onCancel", &inbox_binding::on_cancel)
+      .function("authorizeCancel", &inbox_binding::authorize_cancel)
+      .function("takeHeld", &inbox_binding::take_held);
   emscripten::function("nipxxNormalizeInfo", &nipxx_normalize_info);
+  emscripten::function("nipxxInfoEvent", &nipxx_info_event);
 }
 
 }  // namespace nostr::bindings

@@ -293,7 +293,9 @@ int subs_feed_scratch(int h, int relay_idx, std::size_t len, double now) {
 // multiple of 8 the delivered events (write_events); relaySubsLastAt(h, i)
 // has the strings of outcome i (not a delivery) until the next batch. Returns 0, or -1 for an
 // unknown handle or relay index or lengths that overrun `total` bytes.
-int subs_feed_batch_scratch(int h, int relay_idx, std::size_t n, std::size_t total, double now) {
+// known_valid: see subscriptions::feed_batch (empty: every event checked here).
+int feed_batch_scratch(int h, int relay_idx, std::size_t n, std::size_t total, double now,
+                       const std::vector<std::uint8_t>& known_valid) {
   machine* m = find(h);
   if (!m) return -1;
   const std::string* url = relay_at(*m, relay_idx);
@@ -309,7 +311,7 @@ int subs_feed_batch_scratch(int h, int relay_idx, std::size_t n, std::size_t tot
     off += len;
   }
   std::vector<std::size_t> marks;
-  m->batch = m->subs.feed_batch(*url, frames, to_i64(now), &marks);
+  m->batch = m->subs.feed_batch(*url, frames, to_i64(now), &marks, known_valid);
   std::vector<const relay::deliver*> delivered;
   for (const auto& o : m->batch)
     if (auto* d = std::get_if<relay::deliver>(&o)) delivered.push_back(d);
@@ -322,6 +324,20 @@ int subs_feed_batch_scratch(int h, int relay_idx, std::size_t n, std::size_t tot
     std::memcpy(s + 4 * (n + i), &mark, 4);
   }
   return 0;
+}
+
+int subs_feed_batch_scratch(int h, int relay_idx, std::size_t n, std::size_t total, double now) {
+  return feed_batch_scratch(h, relay_idx, n, total, now, {});
+}
+
+// relaySubsFeedBatchScratch for frames a worker verified (js/relay/verify-workers.js, with
+// relayVerifyFramesScratch on these very bytes): `valid` has one character per frame, '1' when
+// its event verified there and needs no second check.
+int subs_feed_batch_verified_scratch(int h, int relay_idx, std::size_t n, std::size_t total, double now,
+                                     const std::string& valid) {
+  std::vector<std::uint8_t> known(n, 0);
+  for (std::size_t i = 0; i < n && i < valid.size(); ++i) known[i] = valid[i] == '1';
+  return feed_batch_scratch(h, relay_idx, n, total, now, known);
 }
 
 void set_status(val& o, const relay::machine_message& st) {
@@ -641,6 +657,7 @@ EMSCRIPTEN_BINDINGS(relay) {
   emscripten::function("relaySubsFeedScratch", &subs_feed_scratch);
   emscripten::function("relaySubsLast", &subs_last);
   emscripten::function("relaySubsFeedBatchScratch", &subs_feed_batch_scratch);
+  emscripten::function("relaySubsFeedBatchVerifiedScratch", &subs_feed_batch_verified_scratch);
   emscripten::function("relaySubsLastAt", &subs_last_at);
   emscripten::function("relaySubsState", &subs_state);
   emscripten::function("relaySubsResumeSince", &subs_resume_since);

@@ -75,6 +75,10 @@ nostr_add_secp256k1(secp256k1)
 if(EMSCRIPTEN)
   nostr_add_secp256k1(secp256k1_web)
   target_compile_definitions(secp256k1_web PRIVATE NOSTR_KEY_TABLES=0 NOSTR_BATCH_VERIFY=0)
+  # and the library's default callbacks without fprintf (src/crypto/secp256k1_callbacks.c): no
+  # printf formatter in the page's module.
+  target_sources(secp256k1_web PRIVATE ${CMAKE_SOURCE_DIR}/src/crypto/secp256k1_callbacks.c)
+  target_compile_definitions(secp256k1_web PRIVATE USE_EXTERNAL_DEFAULT_CALLBACKS=1)
   # nostr-agents/lite (core-lite) keeps the key tables but not batch verification: its apps
   # (signers, extensions) verify a few events at a time, and the multi-multiplication is ~7 KB gz
   # of its 120 KB budget. verifyEvents there gives the same answers through single checks.

@@ -46,7 +46,7 @@ nostr_wasm_url(core core.wasm)
 # signers, without the relay codec and the NIP-XX/AGX protocol layers, for apps that only sign,
 # verify and encrypt. An explicit list, so new protocol binding files stay out of it.
 set(NOSTR_LITE_BINDING_SOURCES)
-foreach(name support keys event event_finalize event_text nip13 nip19 nip19_encode nip40 nip44
+foreach(name support keys event event_batch event_finalize event_text nip13 nip19 nip19_encode nip40 nip44
     nip44_secret nip59 nip59_seal wrap_inputs
     nip04)  # of issue 22's NIPs, what signers need (README "The nostr-tools modules": why, and sizes)
   list(APPEND NOSTR_LITE_BINDING_SOURCES ${CMAKE_SOURCE_DIR}/bindings/${name}.cpp)
@@ -62,7 +62,8 @@ nostr_wasm_url(core-lite core-lite.wasm)
 # use (NIP-XX serveAgent's run machine and admission gate, the relay frame decoders, NIP-13,
 # NIP-40, the NIP-19 TLV encoders, filter matching and verification on JSON text, AGX relay policy
 # and capability matching, AGX's serving side: the page's AgxRequester serves no task; signing,
-# sealing and NIP-44 with a raw key: the page's keys are LocalSigner handles or the extension's). An
+# sealing and NIP-44 with a raw key: the page's keys are LocalSigner handles or the extension's;
+# verifyEvents, bindings/event_batch.cpp: the page verifies one event at a time). An
 # explicit list; scripts/build-demo.mjs checks that the page's bundle names none of the functions
 # it lacks.
 set(NOSTR_WEB_BINDING_SOURCES)

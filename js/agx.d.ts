@@ -538,7 +538,11 @@ export interface AgxRequesterOptions {
    */
   maxSeen?: number;
   isSignerUnavailable?: (err: unknown) => boolean;
-  /** The clock, in seconds. */
+  /**
+   * The clock: unix seconds (may be fractional). It is the endpoint's one clock: the core's endpoint
+   * machine reads it as milliseconds (seconds x 1000) for every deadline (request and input
+   * timeouts, catch-up polls, result retries) and as seconds for wire times and the cursor.
+   */
   now?: () => number;
   /** Relays (indexers) where peers' NIP-65 lists are also looked up, and where ours (and our card) are published. */
   discoveryRelays?: string[];

@@ -82,9 +82,12 @@ export class ClientRun {
   constructor({ promptId, agentPubkey, clientPubkey, terminalGrace }) {
     this.#native = own(this, new (core().NipxxClientRun)(promptId, agentPubkey, clientPubkey, terminalGrace ?? -1));
   }
-  /** event: a verified NostrEvent; plaintext: its decrypted content; nowMs: when it arrived (ms). */
+  /**
+   * event: a verified NostrEvent (read in place by the core, not serialized again); plaintext:
+   * its decrypted content; nowMs: when it arrived (ms).
+   */
   onEvent(event, plaintext, nowMs = 0) {
-    const u = this.#native.onEvent(JSON.stringify(event), plaintext, nowMs);
+    const u = this.#native.onEvent(event, plaintext, nowMs);
     if (u === undefined) throw Object.assign(new NostrError('INVALID_EVENT', core().lastError().message));
     return u;
   }

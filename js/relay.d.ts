@@ -100,10 +100,32 @@ export interface RelayPoolOptions {
    * Default 60 000; false: never.
    */
   idleTimeout?: number | false;
+  /**
+   * Check the signatures of received events in a pool of workers (Web Workers in browsers,
+   * worker_threads in Node), each with its own instance of the WASM module, so that a burst of
+   * events does not hold the main thread: the same events delivered, dropped for the same reasons,
+   * in the same order. true, a worker count, or options. Default off (each worker is another
+   * instance of the module: memory, and a start-up of some tens of ms).
+   */
+  verifyWorkers?: boolean | number | VerifyWorkersOptions;
   /** Injectable time and randomness (tests). */
   timers?: { setTimeout?: (fn: () => void, ms: number) => unknown; clearTimeout?: (id: any) => void };
   now?: () => number;
   random?: () => number;
+}
+
+/** RelayPoolOptions.verifyWorkers. */
+export interface VerifyWorkersOptions {
+  /** Workers started (on demand). Default: hardwareConcurrency - 1, between 1 and 4. */
+  workers?: number;
+  /** A connection's frames of one task go to the workers from this many up (fewer are checked on the main thread, unless frames are already with the workers). Default 1. */
+  minFrames?: number;
+  /** ms for a worker's answer; past it the worker is ended and its frames checked on the main thread. Default 10 000. */
+  timeout?: number;
+  /** Worker failures (crash, load error, timeout) after which the pool checks on the main thread and emits one 'error' (NostrError VERIFY_WORKER_FAILED). Default 3. */
+  maxFailures?: number;
+  /** Where the worker script is served (default: verify-worker.js beside the pool's module, which bundlers find). */
+  url?: string | URL;
 }
 
 /** The state of the pool's connection to one relay (the 'status' event reports each change). */
@@ -314,7 +336,8 @@ export class SubscriptionMachine {
   feed(relay: number, frame: string, nowMs?: number): number;
   last(): Record<string, string | number | boolean> | undefined;
   /** Frames that arrived together from one relay, in order: their packed outcomes as feed() one by one would give them, with the delivered events' signatures checked together (BIP-340 batch verification). */
-  feedBatch(relay: number, frames: string[], nowMs?: number): Int32Array;
+  /** valid: a verification worker's answer, one character per frame ('1': an EVENT frame whose event verified there, not checked again). */
+  feedBatch(relay: number, frames: string[], nowMs?: number, valid?: string): Int32Array;
   /** The strings of outcome i of the last feedBatch, unless it was a delivery. */
   lastAt(i: number): Record<string, string | number | boolean> | undefined;
   state(subId: string, relay: number): 'pending' | 'live' | 'closed' | 'idle' | 'queued' | undefined;

@@ -1,7 +1,7 @@
 // SimplePool and Relay: nostr-tools' pool and relay shapes (2.x) on a RelayPool. Reconnect and ping
 // are on unless turned off; events are verified and deduplicated by the core.
 import type { EventTemplate, Filter, NostrEvent, NostrError } from './index.js';
-import type { PoolAbortSignal, RelayPool, WebSocketConstructor } from './relay.js';
+import type { PoolAbortSignal, RelayPool, VerifyWorkersOptions, WebSocketConstructor } from './relay.js';
 
 /** Signs a NIP-42 AUTH template (kind 22242). */
 export type AuthSigner = (template: EventTemplate) => Promise<NostrEvent>;
@@ -45,6 +45,8 @@ export interface SimplePoolOptions {
   onRelayConnectionSuccess?: (url: string) => void;
   allowConnectingToRelay?: (url: string, operation: ['read', Filter[]] | ['write', NostrEvent]) => boolean;
   websocketImplementation?: WebSocketConstructor;
+  /** RelayPool's verifyWorkers: signature checks in workers, off the main thread. Default off. */
+  verifyWorkers?: boolean | number | VerifyWorkersOptions;
   /** Build on this RelayPool instead of a new one. */
   pool?: RelayPool;
 }

@@ -103,6 +103,9 @@ const ENTRIES = [
   // `nostr-agents/lite`: without the relay pool and the protocol layers, on dist/core-lite.wasm.
   ['js/index.lite.node.js', 'dist/lite.node.js', false],
   ['js/index.lite.browser.js', 'dist/lite.browser.js', false],
+  // RelayPool's verifyWorkers: the worker script, beside the bundles that start it (`new URL('./verify-worker.js',
+  // import.meta.url)`), with its own instance of dist/core.mjs.
+  ['js/relay/verify-worker.js', 'dist/verify-worker.js', false],
 ];
 
 // Bundling takes seconds of CPU (terser), and every test that packs the package runs this script:

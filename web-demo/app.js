@@ -1,8 +1,9 @@
 // The demo page: identity, relays, agent picker, the conversation, sessions and the AGX panel.
 // Plain DOM; agent text reaches the page only through renderMarkdown (text nodes) or textContent.
 // Runs are kept by the package's IndexedDbRunStore and restored with resumeRun; private chats are
-// prompt({ privacy: 'nip59' }); Agent Cards come from agx.fetchAgentCard.
-import { init, RelayPool, IndexedDbRunStore, prompt, resumeRun, listRuns, listSessions, nip19, nipxx, agx } from '../dist/index.browser.js';
+// prompt({ privacy: 'nip59' }); Agent Cards come from agx.fetchAgentCard, loaded with the rest of
+// the AGX panel's package code when the panel is first used (./agx-lazy.js).
+import { init, RelayPool, IndexedDbRunStore, prompt, resumeRun, listRuns, listSessions, nip19, nipxx } from '../dist/index.browser.js';
 import { renderMarkdown } from './markdown.js';
 import {
   exportTabKey,
@@ -744,6 +745,13 @@ $('card-form').addEventListener('submit', async (ev) => {
   if (!state.pool) return;
   view.replaceChildren(el('p', {}, 'Looking up the card…'));
   // The newest card that passes the reference's checks (a peer's card is untrusted input).
+  let agx;
+  try {
+    ({ agx } = await loadAgx());
+  } catch {
+    view.replaceChildren(el('p', { className: 'error-text' }, 'The AGX part of the page did not load: try again.'));
+    return;
+  }
   const card = await agx.fetchAgentCard(state.pool, hex, { timeout: 4000 }).catch(() => null);
   if (!card) {
     view.replaceChildren(el('p', {}, 'No valid Agent Card found for this key.'));
@@ -763,10 +771,22 @@ $('card-form').addEventListener('submit', async (ev) => {
   if (card.capabilities.length && !card.capabilities.includes($('task-capability').value)) $('task-capability').value = card.capabilities[0];
 });
 
+// The AGX panel's package code, fetched once, the first time the panel needs it.
+let agxModule = null;
+function loadAgx() {
+  agxModule ??= import('./agx-lazy.js').catch((err) => {
+    agxModule = null; // a network failure: the next use tries again
+    throw err;
+  });
+  return agxModule;
+}
+
 // The page's AGX client, on the page's own signer (a local key or the NIP-07 extension). The page
 // sends tasks and serves none: an AgxRequester (AgxClient without the serving side).
 async function agxClient() {
   if (state.agx) return state.agx;
+  const { agx } = await loadAgx();
+  if (state.agx) return state.agx; // made by another call meanwhile
   const client = new agx.AgxRequester({
     signer: state.identity.signer,
     pool: state.pool,
@@ -880,11 +900,15 @@ async function openStore() {
 async function openLatestSession() {
   state.session = null;
   $('transcript').replaceChildren();
+  // data-restored: how many runs of this identity's latest session are on screen. Without an
+  // identity yet (a remembered key still locked) nothing is restored: say nothing, so that a
+  // reader waiting for it waits for the unlock's restore, not for this empty pass.
+  delete document.body.dataset.restored;
   const [latest] = await mySessions();
   if (latest) await openSession(latest);
   else {
     await renderSessions();
-    document.body.dataset.restored = '0';
+    if (state.identity) document.body.dataset.restored = '0';
   }
 }
 

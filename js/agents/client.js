@@ -2,33 +2,20 @@
 // All I/O is here (relay pool, signer); ordering, dedupe, gaps and terminal selection are the
 // core's ClientRun.
 import { NostrError } from '../errors.js';
-import { ClientRun, KINDS, validatePayload } from '../nipxx.js';
+import { validatePayload } from '../nipxx.js';
 import { AgentError } from './errors.js';
-import {
-  WRAP_LOOKBACK,
-  agentHex,
-  defaultInfo,
-  openRunWrap,
-  requireSigner,
-  rootOf,
-  runPlaintext,
-  sealEvent,
-  secondsClock,
-  subscribeLive,
-  tagValue,
-  wrapRunEvent,
-} from './shared.js';
+import { ClientMachine, cancelEvent, choosePrivacy, constants, promptEvent, runFilter, selectInfo } from './machines.js';
+import { after, agentHex, clockOf, defaultInfo, openRunWrap, requireSigner, runPlaintext, sealEvent, subscribeLive, wrapRunEvent } from './shared.js';
 import { requireStore } from './store.js';
 
 const PRIVACY = ['default', 'nip59', 'auto'];
-const GIFT_WRAP = 1059;
-const RUN_KINDS = /* @__PURE__ */ (() => [KINDS.status, KINDS.delta, KINDS.response, KINDS.toolCall, KINDS.error])();
 const infoCache = new WeakMap(); // pool -> Map(agent pubkey -> newest valid ai.info event)
 
 /**
  * The default terminalGrace (ms) of every run: how long after its first terminal a run still takes
- * a newer one (the seed keeps the terminal with the highest (created_at, id)). The core's
- * default_terminal_grace_ms; tests check the two agree.
+ * a newer one (the seed keeps the terminal with the highest (created_at, id)). A public constant
+ * (the core loads asynchronously, so an export cannot read it): the machines use the core's
+ * default_terminal_grace_ms, and tests check the two agree.
  */
 export const TERMINAL_GRACE = 1500;
 /** The former name of TERMINAL_GRACE (once only runs that sent ai.cancel waited). */
@@ -36,30 +23,28 @@ export const CANCEL_RACE_GRACE = TERMINAL_GRACE;
 
 /**
  * Default idle timeout (ms): a run that hears nothing from its agent for this long ends locally
- * with RUN_INCOMPLETE (no wait is infinite by default; `idleTimeout: 0` turns it off).
+ * with RUN_INCOMPLETE (no wait is infinite by default; `idleTimeout: 0` turns it off). The core's
+ * default_idle_timeout_ms, which the machines use; tests check the two agree.
  */
 export const DEFAULT_IDLE_TIMEOUT = 120_000;
-
-const newer = (a, b) => a.created_at > b.created_at || (a.created_at === b.created_at && a.id > b.id);
 
 /**
  * Reads the agent's ai.info (kind 31340). Keeps, per pool, the newest valid one by
  * (created_at, id), so an older copy served later by some relay never replaces it. Resolves
  * `{ info, event }`; with no valid ai.info anywhere: the seed's defaults and `event: null`.
  */
-export async function discover(pool, agent, { relays, maxWait = 5000, signal } = {}) {
+export async function discover(pool, agent, { relays, maxWait, signal } = {}) {
   if (!pool || typeof pool.query !== 'function') throw new NostrError('INVALID_ARGUMENT', 'discover: pool is required');
   agent = agentHex(agent, 'discover');
-  const events = await pool.query({ kinds: [KINDS.info], authors: [agent] }, { relays, maxWait, signal });
+  maxWait ??= constants().discoverWaitMs;
+  const events = await pool.query({ kinds: [constants().kinds.info], authors: [agent] }, { relays, maxWait, signal });
   let cache = infoCache.get(pool);
   if (!cache) infoCache.set(pool, (cache = new Map()));
-  let best = cache.get(agent) ?? null;
-  for (const e of events) {
-    if (e.pubkey !== agent || e.kind !== KINDS.info || !tagValue(e, 'd')) continue;
-    if (!validatePayload(KINDS.info, e.content).ok) continue;
-    if (best === null || newer(e, best)) best = e;
-  }
-  if (best === null) return { info: defaultInfo(), event: null };
+  const known = cache.get(agent);
+  const candidates = known ? [known, ...events] : events; // the cached one wins ties
+  const i = selectInfo(agent, candidates);
+  if (i < 0) return { info: defaultInfo(), event: null };
+  const best = candidates[i];
   cache.set(agent, best);
   return { info: JSON.parse(best.content), event: best };
 }
@@ -132,9 +117,9 @@ export class Run {
     signal,
     store,
     privacy = 'default',
-    cancelTimeout = 10_000,
+    cancelTimeout,
     terminalGrace,
-    idleTimeout = DEFAULT_IDLE_TIMEOUT,
+    idleTimeout,
     now,
   } = {}, resumed = null) {
     if (!pool || typeof pool.publish !== 'function') throw new NostrError('INVALID_ARGUMENT', 'prompt: pool is required');
@@ -142,8 +127,7 @@ export class Run {
     if (!PRIVACY.includes(privacy)) throw new NostrError('INVALID_ARGUMENT', `prompt: privacy must be one of ${PRIVACY.join(', ')}`);
     requireSigner(signer, 'prompt');
     agent = agentHex(agent, 'prompt');
-    this._now = secondsClock(now, 'prompt');
-    this._nowMs = now ?? Date.now;
+    this._clock = clockOf(now, 'prompt');
     if (typeof message !== 'string' || message.length === 0)
       throw new NostrError('INVALID_ARGUMENT', 'prompt: message must be a non-empty string');
     if (signal?.aborted) throw new NostrError('ABORTED', 'prompt: the signal is already aborted');
@@ -160,7 +144,7 @@ export class Run {
     if (model !== undefined) payload.model = model;
     if (toolSchemaVersion !== undefined) payload.tool_schema_version = toolSchemaVersion;
     if (fallbackModels !== undefined) payload.fallback_models = fallbackModels;
-    const verdict = validatePayload(KINDS.prompt, payload);
+    const verdict = validatePayload(constants().kinds.prompt, payload);
     if (!verdict.ok) throw new NostrError('INVALID_ARGUMENT', `prompt: ${verdict.message}`);
     if (session !== undefined && (typeof session !== 'string' || session.length === 0))
       throw new NostrError('INVALID_ARGUMENT', 'prompt: session must be a non-empty string');
@@ -183,17 +167,19 @@ export class Run {
     this._record = null;
     this._relays = relays;
     this._signer = signer;
-    this._cancelTimeout = cancelTimeout;
+    this._cancelTimeout = cancelTimeout; // undefined: the core's default (the constants table)
     if (terminalGrace !== undefined && !(Number.isFinite(terminalGrace) && terminalGrace >= 0))
       throw new NostrError('INVALID_ARGUMENT', 'prompt: terminalGrace must be a number of ms >= 0');
     this._terminalGrace = terminalGrace; // undefined: the core's default (TERMINAL_GRACE)
-    if (!(Number.isFinite(idleTimeout) && idleTimeout >= 0)) throw new NostrError('INVALID_ARGUMENT', 'prompt: idleTimeout must be a number of ms >= 0');
-    this._idleTimeout = idleTimeout;
-    this._idleTimer = null;
-    this._graceTimer = null;
+    if (idleTimeout !== undefined && !(Number.isFinite(idleTimeout) && idleTimeout >= 0))
+      throw new NostrError('INVALID_ARGUMENT', 'prompt: idleTimeout must be a number of ms >= 0');
+    this._idleTimeout = idleTimeout; // undefined: the core's default (DEFAULT_IDLE_TIMEOUT)
+    this._timer = null; // the one timer: cancels the wait for the machine's next deadline
+    this._timerAt = null;
     this._announced = false; // a terminal update was pushed during the grace period
     this._replaying = false; // stored events being fed again (resumeRun): nothing settles meanwhile
     this._degraded = false; // the last gap state announced
+    this._text = ''; // the deltas' text so far, built from the machine's increments
     this._updates = [];
     this._waiters = [];
     this._done = false;
@@ -201,7 +187,6 @@ export class Run {
     this._sub = null;
     this._chain = Promise.resolve();
     this._cancelRequested = false;
-    this._cancelTimer = null;
     // Aborted by cancel() while the prompt is not yet going out (agent discovery, the subscription
     // waiting for EOSE): nothing was sent, so nothing needs to wait. The publish itself is not
     // aborted: the prompt may reach the agent, which then needs the ai.cancel.
@@ -216,7 +201,7 @@ export class Run {
       this._onAbort = () => void this.cancel('user_cancel');
       signal.addEventListener('abort', this._onAbort, { once: true });
     }
-    this._published = resumed ? this._resume(resumed) : this._start(JSON.stringify(payload), payload);
+    this._published = resumed ? this._resume(resumed) : this._start(JSON.stringify(payload));
   }
 
   /** Promise of `{ text, usage, eventId }`; rejects with AgentError for ai.error. */
@@ -236,11 +221,10 @@ export class Run {
   // Subscribes to the run's events (before the prompt goes out: they are ephemeral on ordinary relays).
   // Privacy-first: the wraps addressed to the client (routing by the wrapper's p and kind only).
   async _subscribe(since, signal) {
-    const filter =
-      this.privacy === 'nip59'
-        ? { kinds: [GIFT_WRAP], '#p': [this.client], since: since - WRAP_LOOKBACK }
-        : { kinds: RUN_KINDS, '#p': [this.client], '#e': [this.id], authors: [this.agent] };
-    this._touch();
+    const filter = runFilter(this.privacy, this.agent, this.client, this.id, since);
+    const now = this._clock.ms();
+    this._machine.start(now); // the idle deadline runs from here
+    this._schedule(now);
     this._sub = await subscribeLive(
       this._pool,
       [filter],
@@ -258,42 +242,40 @@ export class Run {
     );
   }
 
-  async _start(plaintext, payload) {
+  async _start(payloadJson) {
     try {
       this.client = await this._signer.getPublicKey();
       if (this._privacyWish !== 'default') {
         // The client's wish and the agent's ai.info: supports_nip59 (Protocol Flow 2).
-        const { info } = await discover(this._pool, this.agent, { relays: this._relays, maxWait: 3000, signal: this._prePublish.signal });
-        const supported = info.supports_nip59 === true;
-        if (this._privacyWish === 'nip59' && !supported)
-          throw new NostrError('UNSUPPORTED_FEATURE', 'the agent does not advertise supports_nip59 (privacy: nip59)');
-        this.privacy = supported ? 'nip59' : 'default';
+        const { event } = await discover(this._pool, this.agent, { relays: this._relays, maxWait: constants().promptDiscoverWaitMs, signal: this._prePublish.signal });
+        this.privacy = choosePrivacy(this._privacyWish, event);
       }
-      const tags = this._tags();
+      const out = promptEvent(this.agent, this.client, this.session, payloadJson);
+      const payload = JSON.parse(out.plaintext);
       let event;
       let outgoing;
       if (this.privacy === 'nip59') {
-        const { rumor, wrap } = await wrapRunEvent(this._signer, this.agent, { kind: KINDS.prompt, tags, plaintext }, this._now);
+        const { rumor, wrap } = await wrapRunEvent(this._signer, this.agent, out, this._clock);
         event = rumor;
         outgoing = wrap;
       } else {
-        event = outgoing = await sealEvent(this._signer, this.agent, { kind: KINDS.prompt, tags, plaintext }, this._now);
+        event = outgoing = await sealEvent(this._signer, this.agent, out, this._clock);
       }
       this.id = event.id;
-      this._machine = new ClientRun({ promptId: event.id, agentPubkey: this.agent, clientPubkey: this.client, terminalGrace: this._terminalGrace });
+      this._machine = this._newMachine(event.id, this.agent, this.client);
       if (this._store) {
         // Recorded before it is sent: a crash after the publish still finds the run.
         this._record = {
           id: event.id,
           agent: this.agent,
           client: this.client,
-          session: this.session ?? `sender:${this.client}`,
+          session: out.tags.find((t) => t[0] === 's')[1],
           sessionTag: this.session,
           message: payload.message,
           ...(payload.model !== undefined && { model: payload.model }),
           ...(payload.thinking !== undefined && { thinking: payload.thinking }),
           created_at: event.created_at,
-          createdMs: Date.now(), // orders the runs of one second
+          createdMs: this._clock.ms(), // orders the runs of one second
           updatedAt: event.created_at,
           state: 'open',
           terminal: null,
@@ -332,7 +314,7 @@ export class Run {
       this.privacy = record.privacy ?? 'default';
       this._record = { ...record };
       delete this._record.events;
-      this._machine = new ClientRun({ promptId: record.id, agentPubkey: record.agent, clientPubkey: record.client, terminalGrace: this._terminalGrace });
+      this._machine = this._newMachine(record.id, record.agent, record.client);
       // An open run: live first, so nothing the agent sends while the stored part is replayed
       // (and rendered) is missed. Reconciliation does not depend on the order.
       if (record.state !== 'done') await this._subscribe(record.created_at);
@@ -346,13 +328,17 @@ export class Run {
       // at once; an open one whose terminal was stored gets the grace from now.
       if (!this._done && this._machine.terminal) {
         if (record.state === 'done') this._finish(this._machine.terminal, null);
-        else this._settleLater();
+        else this._schedule();
       }
       return true;
     } catch (err) {
       this._finish(null, err);
       return false;
     }
+  }
+
+  _newMachine(promptId, agent, client) {
+    return new ClientMachine({ promptId, agent, client, terminalGrace: this._terminalGrace, idleTimeout: this._idleTimeout });
   }
 
   // Store writes run one after another; a failure is reported as a `store_error` update.
@@ -376,11 +362,11 @@ export class Run {
     const wrapped = this.privacy === 'nip59';
     if (wrapped) {
       // Wraps of anything else (DMs, other runs) do not open as this run's events: ignored.
-      if (this._done || received.kind !== GIFT_WRAP) return;
+      if (this._done || received.kind !== constants().kinds.giftWrap) return;
       event = await openRunWrap(this._signer, received);
       if (event === null) return;
     }
-    if (this._done || rootOf(event) !== this.id) return;
+    if (this._done || !this._machine.namesRun(event)) return;
     let plaintext;
     try {
       plaintext = await runPlaintext(this._signer, event, wrapped);
@@ -392,28 +378,51 @@ export class Run {
     this._apply(event, plaintext, true);
   }
 
-  // (Re)arms the idle timer: without any event of the run for idleTimeout ms, the run ends locally
-  // with RUN_INCOMPLETE (the seed's "missing a terminal after reasonable timeout"); its stored
-  // record stays open, so it can be resumed later.
-  _touch() {
-    if (!this._idleTimeout || this._done) return;
-    if (this._idleTimer !== null) clearTimeout(this._idleTimer);
-    this._idleTimer = setTimeout(() => {
-      this._idleTimer = null;
-      this._enqueueEnd(new NostrError('RUN_INCOMPLETE', `no event of the run for ${this._idleTimeout} ms`));
-    }, this._idleTimeout);
+  // Arms the one timer at the machine's next deadline (the terminal grace, the idle timeout, the
+  // wait for a cancel's answer). An armed timer due no later is kept: deadlines that moved later
+  // (the idle one, on every event) are found when it fires. `now`: the clock reading the deadline
+  // was set from, so the wait is exactly the machine's.
+  _schedule(now = this._clock.ms()) {
+    if (this._done || this._replaying || !this._machine) return;
+    const at = this._machine.nextDeadline;
+    if (at === null || (this._timer !== null && this._timerAt <= at)) return;
+    this._timer?.();
+    this._timerAt = at;
+    this._timer = after(at - now, () => {
+      this._timer = null;
+      // After the events already received (a terminal among them wins).
+      this._chain = this._chain.then(() => this._onTimeout(at)).catch(() => {});
+    });
+  }
+
+  // The timer armed for deadline `due` fired: that wait is over even when the clock reads earlier
+  // (a wall clock stepped back, or timers faked apart from it), so the machine is asked at the
+  // later of the two; a deadline that moved on meanwhile is armed again.
+  _onTimeout(due) {
+    if (this._done || !this._machine) return;
+    switch (this._machine.handleTimeout(Math.max(this._clock.ms(), due))) {
+      case 'settled':
+        return this._finish(null, null);
+      case 'idle':
+        // The seed's "missing a terminal after reasonable timeout"; the stored record stays open,
+        // so the run can be resumed later.
+        return this._finish(null, new NostrError('RUN_INCOMPLETE', `no event of the run for ${this._idleTimeout ?? constants().idleTimeoutMs} ms`));
+      case 'cancel_unconfirmed':
+        return this._finish(null, new AgentError('CANCELLED', 'cancelled; the agent did not confirm'));
+      default:
+        return this._schedule();
+    }
   }
 
   // Feeds one decrypted event to the reconciliation; `record`: add it to the store when applied.
   _apply(event, plaintext, record) {
     let u;
     try {
-      u = this._machine.onEvent(event, plaintext, this._nowMs());
+      u = this._machine.onEvent(event, plaintext, this._clock.ms());
     } catch {
       return;
     }
     if (record && ['status', 'delta', 'tool_call', 'terminal'].includes(u.type)) {
-      this._touch();
       const id = this.id;
       this._storeOp(() => this._store.appendEvent(id, { event, plaintext }));
     }
@@ -424,15 +433,17 @@ export class Run {
         break;
       }
       case 'delta':
-        if (this._machine.degraded !== this._degraded) {
+        // The core hands out the change only: O(1) per delta across the boundary, whatever the length.
+        this._text = u.text !== undefined ? u.text : this._text + u.append;
+        if (u.degraded !== this._degraded) {
           // A seq gap opened (a delta is missing) or the missing delta arrived and closed it.
-          this._degraded = this._machine.degraded;
+          this._degraded = u.degraded;
           this._push({ type: 'gap', degraded: this._degraded });
         }
         this._push({
           type: 'delta',
-          text: this._machine.text,
-          degraded: this._machine.degraded,
+          text: this._text,
+          degraded: u.degraded,
           ...(u.thinking !== undefined && { thinking: u.thinking }),
         });
         break;
@@ -447,33 +458,17 @@ export class Run {
       case 'terminal':
         // Shown at once; the run settles at the machine's settleAt (the first terminal's arrival
         // plus the grace), with the newest terminal by then.
-        if (!this._replaying && this._machine.settleAt <= this._nowMs()) {
+        if (!this._replaying && this._machine.handleTimeout(this._clock.ms()) === 'settled') {
           this._finish(this._machine.terminal, null, u.replacedId);
           break;
         }
         this._push(terminalUpdate(this._machine.terminal, u.replacedId));
         this._announced = true;
-        if (!this._replaying) this._settleLater();
+        this._schedule();
         break;
       default:
         break;
     }
-  }
-
-  // The one timer of the terminal grace: the run settles at the machine's settleAt.
-  _settleLater() {
-    if (this._graceTimer !== null || this._done) return;
-    this._graceTimer = setTimeout(() => {
-      this._graceTimer = null;
-      this._chain = this._chain.then(() => this._finish(null, null)).catch(() => {});
-    }, Math.max(0, this._machine.settleAt - this._nowMs()));
-  }
-
-  // The tags of the prompt and the cancel: the session is always tagged, the default one too
-  // ("sender:<client>"), so the seed's recovery filter {"kinds":[25802],"#s":[...],"#p":[agent]}
-  // run by any other client finds the prompt.
-  _tags(extra = []) {
-    return [['p', this.agent], ...extra, ['s', this.session ?? `sender:${this.client}`], ['encryption', 'nip44']];
   }
 
   _push(update) {
@@ -488,18 +483,14 @@ export class Run {
     this._done = true;
     // A terminal accepted during the grace period wins over a local ending (pool closed, cancel timeout).
     const terminal = given ?? this._machine?.terminal ?? null;
-    if (this._cancelTimer !== null) clearTimeout(this._cancelTimer);
-    this._cancelTimer = null;
-    if (this._graceTimer !== null) clearTimeout(this._graceTimer);
-    if (this._idleTimer !== null) clearTimeout(this._idleTimer);
-    this._idleTimer = null;
-    this._graceTimer = null;
+    this._timer?.();
+    this._timer = null;
     if (this._signal) this._signal.removeEventListener('abort', this._onAbort);
     if (this._sub && !this._sub.closed) this._sub.close();
     if (terminal && this._record && this._record.state !== 'done') {
       // The agent's terminal is the run's state from now on (local failures are not: the run may still be resumed).
       const summary = terminalSummary(terminal);
-      Object.assign(this._record, { state: 'done', terminal: summary, updatedAt: Math.max(this._now(), terminal.createdAt) });
+      Object.assign(this._record, { state: 'done', terminal: summary, updatedAt: Math.max(this._clock.seconds(), terminal.createdAt) });
       const snapshot = { ...this._record };
       this._storeOp(() => this._store.putRun(snapshot));
     }
@@ -524,24 +515,23 @@ export class Run {
    * `cancelTimeout` ms the run ends locally with CANCELLED. Resolves true when a cancel was sent.
    */
   async cancel(reason = 'user_cancel') {
-    if (this._done || this._cancelRequested || this._announced) return false;
-    const plaintext = JSON.stringify({ ver: 1, reason });
-    const verdict = validatePayload(KINDS.cancel, plaintext);
+    // Once a terminal is shown (the machine has one), a cancel would only race it.
+    if (this._done || this._cancelRequested || (this._machine !== null && !this._machine.mayCancel)) return false;
+    const verdict = validatePayload(constants().kinds.cancel, { ver: 1, reason });
     if (!verdict.ok) throw new NostrError('INVALID_ARGUMENT', `cancel: ${verdict.message}`);
     this._cancelRequested = true;
     this._prePublish?.abort();
     if (!(await this._published) || this._done) return false;
-    const tags = this._tags([['e', this.id, '', 'root']]);
     try {
+      const out = cancelEvent(this.agent, this.client, this.id, this.session, reason);
       const event =
         this.privacy === 'nip59'
-          ? (await wrapRunEvent(this._signer, this.agent, { kind: KINDS.cancel, tags, plaintext }, this._now)).wrap
-          : await sealEvent(this._signer, this.agent, { kind: KINDS.cancel, tags, plaintext }, this._now);
+          ? (await wrapRunEvent(this._signer, this.agent, out, this._clock)).wrap
+          : await sealEvent(this._signer, this.agent, out, this._clock);
       if (this._done) return false;
-      this._cancelTimer = setTimeout(() => {
-        this._cancelTimer = null;
-        this._finish(null, new AgentError('CANCELLED', 'cancelled; the agent did not confirm'));
-      }, this._cancelTimeout);
+      const now = this._clock.ms();
+      this._machine.cancelSent(now, this._cancelTimeout ?? constants().cancelTimeoutMs);
+      this._schedule(now);
       await this._pool.publish(event, { relays: this._relays });
       return true;
     } catch (err) {

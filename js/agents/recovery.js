@@ -9,13 +9,12 @@
 // a gift wrap only the agent can open, and the `s` tag is inside it; the local store keeps them.
 import { NostrError } from '../errors.js';
 import { isValidPublicKey } from '../keys.js';
-import { ClientRun, KINDS, validatePayload } from '../nipxx.js';
+import { ClientRun, validatePayload } from '../nipxx.js';
 import { terminalSummary } from './client.js';
+import { constants, sessionPromptFilters, sessionTerminalFilters } from './machines.js';
 import { agentHex, requireSigner, tagValue } from './shared.js';
 import { listRuns, requireStore } from './store.js';
 
-const TERMINAL_KINDS = /* @__PURE__ */ (() => [KINDS.response, KINDS.error])();
-const CHUNK = 100; // prompt ids per #e filter
 
 const byCreated = (a, b) => a.created_at - b.created_at || (a.createdMs ?? 0) - (b.createdMs ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
@@ -27,7 +26,7 @@ async function promptPayload(signer, agent, e) {
   if (tagValue(e, 'encryption') !== 'nip44') return null;
   try {
     const text = await signer.nip44Decrypt(agent, e.content);
-    return validatePayload(KINDS.prompt, text).ok ? JSON.parse(text) : null;
+    return validatePayload(constants().kinds.prompt, text).ok ? JSON.parse(text) : null;
   } catch {
     return null;
   }
@@ -36,7 +35,7 @@ async function promptPayload(signer, agent, e) {
 /**
  * The runs of one session with `agent`, from the relays and from `store` (when given), oldest
  * first. options: pool, signer (the client), agent, session (default `sender:<client pubkey>`),
- * store, relays, maxWait (ms per query, 5000), signal.
+ * store, relays, maxWait (ms per query; the core's discover wait, 5000), signal.
  *
  * Each entry is a run record (as listRuns returns them) plus `source`: 'store', 'relay' or
  * 'both'. A run's state is its terminal of highest (created_at, id) among the stored copy and the
@@ -44,7 +43,9 @@ async function promptPayload(signer, agent, e) {
  * runs found only on relays are added to it, and a stored open run whose terminal a relay has is
  * closed with it, so resumeRun() and listSessions() see them.
  */
-export async function fetchSessionRuns({ pool, signer, agent, session, store, relays, maxWait = 5000, signal } = {}) {
+export async function fetchSessionRuns({ pool, signer, agent, session, store, relays, maxWait, signal } = {}) {
+  maxWait ??= constants().discoverWaitMs;
+  const { kinds } = constants();
   if (!pool || typeof pool.query !== 'function') throw new NostrError('INVALID_ARGUMENT', 'fetchSessionRuns: pool is required');
   requireSigner(signer, 'fetchSessionRuns');
   agent = agentHex(agent, 'fetchSessionRuns');
@@ -58,11 +59,10 @@ export async function fetchSessionRuns({ pool, signer, agent, session, store, re
 
   // 1. Find the session: the seed's {"kinds":[25802],"#s":[..],"#p":[agent]} (our prompts only).
   // The default session is also every prompt of ours without an `s` tag.
-  const promptFilters = [{ kinds: [KINDS.prompt], '#s': [sessionId], '#p': [agent], authors: [me] }];
-  if (isDefault) promptFilters.push({ kinds: [KINDS.prompt], '#p': [agent], authors: [me] });
+  const promptFilters = sessionPromptFilters(agent, me, sessionId);
   const prompts = new Map();
   for (const e of await pool.query(promptFilters, opts)) {
-    if (prompts.has(e.id) || e.kind !== KINDS.prompt || e.pubkey !== me || tagValue(e, 'p') !== agent) continue;
+    if (prompts.has(e.id) || e.kind !== kinds.prompt || e.pubkey !== me || tagValue(e, 'p') !== agent) continue;
     const s = tagValue(e, 's');
     if (!(s === sessionId || (s === undefined && isDefault))) continue;
     const payload = await promptPayload(signer, agent, e);
@@ -73,13 +73,12 @@ export async function fetchSessionRuns({ pool, signer, agent, session, store, re
   // 2. Resume each run: {"#e":[prompt ids],"authors":[agent],"kinds":[terminals]} plus the
   // session's terminals by #s (an agent may tag them while the prompt is not found).
   const ids = [...prompts.keys()];
-  // One REQ per chunk of ids: relays cap the filters per REQ (ours: 10) and the ids per filter.
-  const queries = [[{ kinds: TERMINAL_KINDS, '#s': [sessionId], '#p': [me], authors: [agent] }]];
-  for (let i = 0; i < ids.length; i += CHUNK) queries.push([{ kinds: TERMINAL_KINDS, '#e': ids.slice(i, i + CHUNK), '#p': [me], authors: [agent] }]);
+  // One REQ per filter (the core chunks the ids): relays cap the filters per REQ (ours: 10) and the ids per filter.
+  const queries = sessionTerminalFilters(agent, me, sessionId, ids).map((f) => [f]);
   const found = (await Promise.all(queries.map((q) => pool.query(q, opts)))).flat();
   const terminals = new Map(); // prompt id -> events
   for (const e of found) {
-    if (e.pubkey !== agent || !TERMINAL_KINDS.includes(e.kind)) continue;
+    if (e.pubkey !== agent || (e.kind !== kinds.response && e.kind !== kinds.error)) continue;
     for (const t of e.tags) {
       if (t[0] !== 'e' || t[3] !== 'root' || !prompts.has(t[1])) continue;
       const list = terminals.get(t[1]) ?? [];
@@ -166,9 +165,11 @@ export async function fetchSessionRuns({ pool, signer, agent, session, store, re
  * (kind 25802 by this author) and from `store` (when given), most recently active first: one
  * entry per (agent, session) with `{ id, agent, client, runs, createdAt, updatedAt, title, source }`
  * (title: the first prompt's message; source: 'store', 'relay' or 'both'). Pick one and pass its
- * id to fetchSessionRuns. options: pool, signer, agent?, store?, relays, maxWait (5000), signal.
+ * id to fetchSessionRuns. options: pool, signer, agent?, store?, relays, maxWait (the core's discover wait, 5000), signal.
  */
-export async function fetchSessions({ pool, signer, agent, store, relays, maxWait = 5000, signal } = {}) {
+export async function fetchSessions({ pool, signer, agent, store, relays, maxWait, signal } = {}) {
+  maxWait ??= constants().discoverWaitMs;
+  const { kinds } = constants();
   if (!pool || typeof pool.query !== 'function') throw new NostrError('INVALID_ARGUMENT', 'fetchSessions: pool is required');
   requireSigner(signer, 'fetchSessions');
   if (agent !== undefined) agent = agentHex(agent, 'fetchSessions');
@@ -191,10 +192,10 @@ export async function fetchSessions({ pool, signer, agent, store, relays, maxWai
       s.title = run.message;
     }
   };
-  const filter = { kinds: [KINDS.prompt], authors: [me], ...(agent !== undefined && { '#p': [agent] }) };
+  const filter = { kinds: [kinds.prompt], authors: [me], ...(agent !== undefined && { '#p': [agent] }) };
   for (const e of await pool.query([filter], { relays, maxWait, signal })) {
     const to = tagValue(e, 'p');
-    if (e.kind !== KINDS.prompt || e.pubkey !== me || !to || !isValidPublicKey(to) || (agent !== undefined && to !== agent)) continue;
+    if (e.kind !== kinds.prompt || e.pubkey !== me || !to || !isValidPublicKey(to) || (agent !== undefined && to !== agent)) continue;
     const payload = await promptPayload(signer, to, e);
     if (!payload) continue;
     add({ id: e.id, agent: to, session: tagValue(e, 's') ?? `sender:${me}`, created_at: e.created_at, message: payload.message }, 'relay');

@@ -1,28 +1,16 @@
 // The NIP-XX agent runtime: publishes ai.info, answers prompts with an async-generator handler.
-// All I/O is here (relay pool, signer); admission (allow/block lists, rate limit, schema,
-// negotiation) is the core's NipxxAdmission, and every outgoing event comes from the core's
-// AgentRun (seq from 0, exactly one terminal, cancel once).
+// All I/O is here (relay pool, signer); which prompts and cancels count (dedupe, freshness, cancel
+// authorization) is the core's agent inbox, admission (allow/block lists, rate limit, schema,
+// negotiation) the core's NipxxAdmission, and every outgoing event comes from the core's AgentRun
+// (seq from 0, exactly one terminal, cancel once).
 import { core } from '../core.js';
 import { NostrError } from '../errors.js';
-import { AgentRun, ERROR_CODES, KINDS, rumorContentIsPayload, validatePayload } from '../nipxx.js';
+import { AgentRun, ERROR_CODES, rumorContentIsPayload } from '../nipxx.js';
 import { AgentError } from './errors.js';
-import {
-  WRAP_LOOKBACK,
-  defaultInfo,
-  openRunWrap,
-  poolFrom,
-  requireSigner,
-  rootOf,
-  runPlaintext,
-  sealEvent,
-  secondsClock,
-  subscribeLive,
-  tagValue,
-  wrapRunEvent,
-} from './shared.js';
+import { AgentInbox, infoEvent as infoEventOf } from './inbox.js';
+import { constants } from './machines.js';
+import { after, clockOf, defaultInfo, openRunWrap, poolFrom, requireSigner, rootOf, runPlaintext, sealEvent, subscribeLive, tagValue, wrapRunEvent } from './shared.js';
 
-const SEEN_CAP = 10_000;
-const GIFT_WRAP = 1059;
 const GENERIC_FAILURE = 'the agent failed while answering';
 
 // How a run's replies travel: false (NIP-44 events), true (gift wraps whose rumors hold the
@@ -68,20 +56,22 @@ export async function serveAgent({
   d = 'agent-info',
   since,
   onError,
-  stopTimeout = 2000,
-  maxClockSkew = 900,
+  stopTimeout,
+  maxClockSkew,
   now,
 } = {}) {
   requireSigner(signer, 'serveAgent');
-  const clock = secondsClock(now, 'serveAgent');
+  const clock = clockOf(now, 'serveAgent');
+  const { kinds } = constants();
+  stopTimeout ??= constants().stopTimeoutMs;
+  maxClockSkew ??= constants().maxClockSkew;
   if (!(Number.isFinite(maxClockSkew) && maxClockSkew >= 0))
     throw new NostrError('INVALID_ARGUMENT', 'serveAgent: maxClockSkew must be a number of seconds >= 0');
   if (typeof handler !== 'function') throw new NostrError('INVALID_ARGUMENT', 'serveAgent: handler must be an async generator function');
   if (typeof d !== 'string' || d.length === 0) throw new NostrError('INVALID_ARGUMENT', 'serveAgent: d must be a non-empty string');
   const infoPayload = { ...defaultInfo(), ...info, ver: 1 };
   const infoJson = JSON.stringify(infoPayload);
-  const verdict = validatePayload(KINDS.info, infoJson);
-  if (!verdict.ok) throw new NostrError('INVALID_ARGUMENT', `serveAgent: info: ${verdict.message}`);
+  const infoOut = infoEventOf(d, infoJson); // the schema and the one d tag: the core's
   const corePolicy = policyForCore(policy);
   const { pool, owned } = poolFrom({ pool: givenPool, relays }, 'serveAgent');
   const report = (err) => {
@@ -96,12 +86,10 @@ export async function serveAgent({
   };
 
   let gate = null;
+  let inbox = null;
   let sub = null;
   let stopped = false;
   const runs = new Map(); // prompt id -> { run, client, controller, chain, cancelled, finished }
-  const seen = new Set(); // prompt ids already handled (bounded)
-  const admitting = new Set(); // prompts being decrypted and admitted (no run yet)
-  const early = new Map(); // prompt id -> an ai.cancel that arrived while its prompt was being admitted
 
   // wrapped: the run is in the privacy-first profile (its prompt came gift-wrapped): so is every
   // reply, in the rumor form the prompt used (a peer that NIP-44-encrypts its rumors reads those).
@@ -129,23 +117,29 @@ export async function serveAgent({
     }
   }
 
-  async function onPrompt(prompt) {
-    if (stopped || seen.has(prompt.id)) return;
-    seen.add(prompt.id);
-    if (seen.size > SEEN_CAP) seen.delete(seen.values().next().value);
-    if (tagValue(prompt, 'p') !== agent) return; // another agent's prompt: not ours to answer
-    admitting.add(prompt.id);
+  // The inbox decides: answer it, or not (a duplicate, another agent's, too old). A stale live
+  // prompt gets no ai.error (see the core's agent_inbox: a terminal could replace the answer a
+  // stored or re-broadcast copy already has); the operator is told (STALE_PROMPT: typically a
+  // client clock far behind), and the client ends such a run itself (idleTimeout: RUN_INCOMPLETE).
+  // live: whether it (or its gift wrap) arrived after the stored events (judged at arrival: a wrap
+  // is opened later).
+  async function onPrompt(prompt, live) {
+    if (stopped) return;
+    const disposition = inbox.onPrompt(prompt, clock.ms(), live);
+    if (disposition === 'stale') {
+      const age = clock.seconds() - prompt.created_at;
+      report(new NostrError('STALE_PROMPT', `prompt ${prompt.id} from ${prompt.pubkey} is ${age} s old (maxClockSkew ${maxClockSkew} s): not answered`));
+    }
+    if (disposition !== 'handle') return;
     try {
       return await admitAndRun(prompt);
     } finally {
-      admitting.delete(prompt.id);
-      early.delete(prompt.id);
+      inbox?.promptDone(prompt.id);
     }
   }
 
   async function admitAndRun(prompt) {
-    const json = JSON.stringify(prompt);
-    const screened = gate.screen(json, clock());
+    const screened = gate.screen(prompt, clock.ms());
     if (screened === undefined) return;
     if (!screened.ok) return refuse(prompt, screened.code, screened.message, screened.retryAfter);
     let plaintext;
@@ -155,12 +149,12 @@ export async function serveAgent({
       return refuse(prompt, 'PARSE_ERROR', 'content does not decrypt (NIP-44)');
     }
     if (stopped) return;
-    const admitted = gate.admit(json, plaintext);
+    const admitted = gate.admit(prompt, plaintext);
     if (admitted === undefined) return;
     if (!admitted.ok) return refuse(prompt, admitted.code, admitted.message, admitted.retryAfter);
     const whole = runPrompt(prompt, admitted);
-    const cancel = early.get(prompt.id);
-    if (cancel) onCancel(cancel).catch(report);
+    const held = inbox.takeHeld(prompt.id); // a cancel that came while the prompt was being admitted
+    if (held) onCancel(held).catch(report);
     await whole;
   }
 
@@ -170,6 +164,7 @@ export async function serveAgent({
     const run = new AgentRun({ promptId: prompt.id, clientPubkey: prompt.pubkey, session: tagValue(prompt, 's') ?? '', info: infoPayload, privacyFirst: !!wrapped });
     const state = { run, client: prompt.pubkey, wrapped, controller: new AbortController(), chain: Promise.resolve(), cancelled: false };
     runs.set(prompt.id, state);
+    inbox.runStarted(prompt.id, prompt.pubkey);
     state.whole = (async () => {
       try {
         await drive(state, prompt, admitted);
@@ -203,7 +198,7 @@ export async function serveAgent({
       if (typeof item === 'string') {
         if (item.length === 0) return;
         text += item;
-        await emit(state, run.delta(item, { now: clock() }));
+        await emit(state, run.delta(item, { now: clock.seconds() }));
       } else if (item && item.type === 'status') {
         await emit(state, run.status(item.state, { progress: item.progress, info: item.info }));
       } else if (item && item.type === 'tool_call') {
@@ -250,27 +245,29 @@ export async function serveAgent({
       if (chosen) emit(state, run.fail(handlerError.code, handlerError.message, { retryAfter: handlerError.retryAfter ?? 0 }));
       else emit(state, run.fail('INTERNAL_ERROR', GENERIC_FAILURE));
     } else {
-      emit(state, run.respond(text, usage, { now: clock() })); // no text and no delta: EMPTY_RESPONSE (core)
+      emit(state, run.respond(text, usage, { now: clock.seconds() })); // no text and no delta: EMPTY_RESPONSE (core)
     }
   }
 
+  // The inbox authorizes: a running run, its own client, addressed to us, NIP-44, a valid payload
+  // (else ignored: "ai.cancel without a matching active run is ignored"); one that comes while
+  // its prompt is being admitted is held until the run starts.
   async function onCancel(cancel) {
-    const promptId = rootOf(cancel);
-    const state = runs.get(promptId);
-    if (!state && admitting.has(promptId) && !early.has(promptId)) early.set(promptId, cancel);
-    if (!state || state.client !== cancel.pubkey || tagValue(cancel, 'p') !== agent) return;
-    if (tagValue(cancel, 'encryption') !== 'nip44') return;
+    if (!inbox) return;
+    if (inbox.onCancel(cancel) !== 'decrypt') return;
     let plaintext;
     try {
       plaintext = await runPlaintext(signer, cancel, cancel.wrapped === true);
     } catch {
       return;
     }
-    if (!validatePayload(KINDS.cancel, plaintext).ok || runs.get(promptId) !== state) return;
+    const authorized = inbox?.authorizeCancel(cancel, plaintext);
+    const state = authorized ? runs.get(authorized.promptId) : undefined;
+    if (!state) return;
     const out = state.run.cancel(); // null when already cancelled or finished: nothing more to send
     if (!out) return;
     state.cancelled = true;
-    state.controller.abort(new AgentError('CANCELLED', JSON.parse(plaintext).reason));
+    state.controller.abort(new AgentError('CANCELLED', authorized.reason));
     emit(state, out);
   }
 
@@ -278,66 +275,34 @@ export async function serveAgent({
   try {
     agent = await signer.getPublicKey();
     gate = new (core().NipxxAdmission)(agent, infoJson, corePolicy);
-    const infoEvent = await signer.signEvent({ kind: KINDS.info, tags: [['d', d]], content: infoJson, created_at: clock() });
+    const infoEvent = await signer.signEvent({ kind: infoOut.kind, tags: infoOut.tags, content: infoOut.plaintext, created_at: clock.seconds() });
     const published = await pool.publish(infoEvent, { relays });
     if (!published.some((r) => r.status === 'accepted')) report(new NostrError('RELAY_REJECTED', 'no relay accepted ai.info'));
-    const from = since ?? clock() - 60;
-    // Stored prompts (sent before the subscription's EOSE) older than `from` are not answered
-    // (a restart does not answer old prompts again). A live prompt is answered when its
-    // created_at is within maxClockSkew of our clock: the client's clock may run behind ours.
-    let live = false;
-    const fresh = (createdAt, wasLive) => (wasLive ? createdAt >= clock() - maxClockSkew : createdAt >= from);
-    // A stale prompt gets no ai.error. The seed has no code for it, and a terminal would be worse
-    // than none: the prompt may be a stored or re-broadcast copy of one already answered, and
-    // clients keep the terminal with the highest created_at, so ours would replace that answer
-    // (anyone can re-broadcast a signed prompt). The client ends such a run itself (idleTimeout:
-    // RUN_INCOMPLETE, the seed's "missing a terminal after reasonable timeout"). A live one is
-    // reported to the operator (STALE_PROMPT: typically a client clock far behind); stored ones
-    // before `from` are what a restart is expected to skip.
-    const promptIfFresh = (prompt, wasLive) => {
-      if (fresh(prompt.created_at, wasLive)) return onPrompt(prompt);
-      if (!wasLive || seen.has(prompt.id) || tagValue(prompt, 'p') !== agent) return null;
-      seen.add(prompt.id);
-      if (seen.size > SEEN_CAP) seen.delete(seen.values().next().value);
-      report(
-        new NostrError(
-          'STALE_PROMPT',
-          `prompt ${prompt.id} from ${prompt.pubkey} is ${clock() - prompt.created_at} s old (maxClockSkew ${maxClockSkew} s): not answered`,
-        ),
-      );
-      return null;
-    };
-    const reqSince = Math.min(from, clock() - maxClockSkew);
-    const filters = [
-      { kinds: [KINDS.prompt], '#p': [agent], since: reqSince },
-      { kinds: [KINDS.cancel], '#p': [agent], since: reqSince },
-    ];
+    // Stored prompts (sent before the subscription's EOSE) older than `from` are not answered (a
+    // restart does not answer old prompts again); live ones within maxClockSkew of our clock are.
+    const from = since ?? clock.seconds() - constants().restartLookback;
+    inbox = new AgentInbox(agent, from, maxClockSkew);
     // Privacy-first profile (ai.info supports_nip59): prompts and cancels may come gift-wrapped.
     const nip59 = infoPayload.supports_nip59 === true;
-    if (nip59) filters.push({ kinds: [GIFT_WRAP], '#p': [agent], since: reqSince - WRAP_LOOKBACK });
-    const onWrap = async (wrap, wasLive) => {
+    const { giftWrap } = kinds;
+    const filters = inbox.filters(clock.ms(), nip59);
+    const onWrap = async (wrap, live) => {
       const rumor = await openRunWrap(signer, wrap);
       // Not ours to read, not a NIP-XX request, or older than the prompts we answer: ignored.
       if (rumor === null || stopped) return;
       rumor.wrapped = true;
-      if (rumor.kind === KINDS.prompt) return promptIfFresh(rumor, wasLive);
-      if (rumor.kind === KINDS.cancel) return onCancel(rumor);
+      if (rumor.kind === kinds.prompt) return onPrompt(rumor, live);
+      if (rumor.kind === kinds.cancel) return onCancel(rumor);
     };
     sub = await subscribeLive(pool, filters, {
       relays,
       onevent: (e) => {
-        const work =
-          e.kind === KINDS.prompt
-            ? promptIfFresh(e, live)
-            : e.kind === KINDS.cancel
-              ? onCancel(e)
-              : e.kind === GIFT_WRAP && nip59
-                ? onWrap(e, live)
-                : null;
+        const live = inbox?.live ?? true;
+        const work = e.kind === kinds.prompt ? onPrompt(e, live) : e.kind === kinds.cancel ? onCancel(e) : e.kind === giftWrap && nip59 ? onWrap(e, live) : null;
         if (work) work.catch(report);
       },
     });
-    live = true;
+    inbox.goLive();
 
     return {
       pubkey: agent,
@@ -357,21 +322,23 @@ export async function serveAgent({
         if (sub && !sub.closed) sub.close();
         const running = [...runs.values()];
         for (const st of running) st.controller.abort(new NostrError('ABORTED', 'the agent stopped'));
-        let timer;
+        let stopTimer;
         const settled = Promise.all(running.map((st) => st.whole.catch(() => {})));
-        await Promise.race([settled, new Promise((r) => (timer = setTimeout(r, stopTimeout)))]);
-        clearTimeout(timer);
+        await Promise.race([settled, new Promise((r) => (stopTimer = after(stopTimeout, r)))]);
+        stopTimer();
         // Handlers that ignore their signal are left running, but their clients still get the
         // terminal (waiting for it at most stopTimeout again); drive() sends nothing more later,
         // as the run is finished.
         const late = running.filter((st) => [...runs.values()].includes(st) && !st.cancelled && !st.run.finished);
         if (late.length > 0) {
           const sent = Promise.all(late.map((st) => emit(st, st.run.fail('INTERNAL_ERROR', 'the agent stopped'))));
-          await Promise.race([sent, new Promise((r) => (timer = setTimeout(r, stopTimeout)))]);
-          clearTimeout(timer);
+          await Promise.race([sent, new Promise((r) => (stopTimer = after(stopTimeout, r)))]);
+          stopTimer();
         }
         gate.delete();
         gate = null;
+        inbox.dispose();
+        inbox = null;
         if (owned) await pool.close();
       },
     };
@@ -379,6 +346,7 @@ export async function serveAgent({
     stopped = true;
     if (sub && !sub.closed) sub.close();
     if (gate) gate.delete();
+    inbox?.dispose();
     if (owned) await pool.close();
     throw err;
   }

@@ -6,14 +6,26 @@ import { publicKeyHex } from '../keys.js';
 import { unwrapEvent, wrapEvent } from '../nip59.js';
 import { rumorContentIsPayload } from '../nipxx.js';
 import { RelayPool } from '../relay/pool.js';
+import { constants } from './machines.js';
 
-export const nowSeconds = () => Math.floor(Date.now() / 1000);
+/**
+ * The one clock of js/agents: a `now` option (ms since the epoch, like Date.now; tests inject a
+ * skewed clock), read in ms. Every deadline the core's machines hand out is in ms on this clock;
+ * `seconds()` is for created_at only. `after(ms, fn)` is the only timer: a wait measured on it.
+ */
+export function clockOf(now, what) {
+  if (now !== undefined && typeof now !== 'function')
+    throw new NostrError('INVALID_ARGUMENT', `${what}: now must be a function returning ms since the epoch`);
+  const ms = now ?? Date.now;
+  return { ms, seconds: () => Math.floor(ms() / 1000) };
+}
 
-/** A `now` option (ms since the epoch, like Date.now; tests inject a skewed clock) as seconds. */
-export function secondsClock(now, what) {
-  if (now === undefined) return nowSeconds;
-  if (typeof now !== 'function') throw new NostrError('INVALID_ARGUMENT', `${what}: now must be a function returning ms since the epoch`);
-  return () => Math.floor(now() / 1000);
+const defaultClock = clockOf(undefined);
+
+/** Runs fn after `delay` ms; returns the cancel function. */
+export function after(delay, fn) {
+  const id = setTimeout(fn, Math.max(0, delay));
+  return () => clearTimeout(id);
 }
 
 /** The seed's assumptions when an agent publishes no ai.info (from the core). */
@@ -61,16 +73,17 @@ export function rootOf(event) {
 }
 
 /** Encrypts `plaintext` to `recipient`, signs {kind, tags}, returns the event. */
-export async function sealEvent(signer, recipient, { kind, tags, plaintext }, now = nowSeconds) {
+export async function sealEvent(signer, recipient, { kind, tags, plaintext }, clock = defaultClock) {
   const content = await signer.nip44Encrypt(recipient, plaintext);
-  return signer.signEvent({ kind, tags, content, created_at: now() });
+  return signer.signEvent({ kind, tags, content, created_at: clock.seconds() });
 }
 
 /**
  * Subscribes and resolves once the relays sent EOSE (or after maxWait ms), so live events are not
  * missed. `signal` aborting before then closes the subscription and rejects with ABORTED.
  */
-export function subscribeLive(pool, filters, { relays, onevent, onclose, maxWait = 5000, signal }) {
+export function subscribeLive(pool, filters, { relays, onevent, onclose, maxWait, signal }) {
+  maxWait ??= constants().discoverWaitMs;
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new NostrError('ABORTED', 'the operation was aborted', { cause: signal.reason }));
     let sub;
@@ -100,19 +113,16 @@ export function subscribeLive(pool, filters, { relays, onevent, onclose, maxWait
 
 // --- the privacy-first profile (NIP-59): run events travel as rumors in gift wraps.
 
-/** Gift wraps are dated up to two days back (NIP-59), so their subscriptions look that far back. */
-export const WRAP_LOOKBACK = 2 * 24 * 3600 + 600;
-
 /**
  * Gift-wraps a rumor of {kind, tags} to `recipient` whose content is the payload `plaintext`
  * itself (the seal NIP-44-encrypts it to the recipient: the core's rumor_content_is_payload says
  * why). `encryptRumor`: NIP-44-encrypt the rumor's content as well, for a peer that sends (and so
  * reads) that form. Returns `{ rumor, wrap }`: the rumor's id is the one a prompt's run is known by.
  */
-export async function wrapRunEvent(signer, recipient, { kind, tags, plaintext }, now = nowSeconds, { encryptRumor = false } = {}) {
+export async function wrapRunEvent(signer, recipient, { kind, tags, plaintext }, clock = defaultClock, { encryptRumor = false } = {}) {
   const content = encryptRumor ? await signer.nip44Encrypt(recipient, plaintext) : plaintext;
   const pubkey = await signer.getPublicKey();
-  const template = { kind, tags, content, created_at: now() };
+  const template = { kind, tags, content, created_at: clock.seconds() };
   const rumor = { id: '', pubkey, ...template };
   rumor.id = getEventHash(rumor);
   const wrap = await wrapEvent(template, signer, recipient, { now: template.created_at });
@@ -135,7 +145,7 @@ export async function openRunWrap(signer, wrap) {
       () => null,
     );
     cache.set(wrap.id, result);
-    if (cache.size > OPENED_CAP) cache.delete(cache.keys().next().value);
+    if (cache.size > constants().openedWrapsCap) cache.delete(cache.keys().next().value);
   }
   const rumor = await result;
   return rumor && { ...rumor };
@@ -152,5 +162,4 @@ export async function runPlaintext(signer, event, wrapped) {
   return signer.nip44Decrypt(event.pubkey, event.content);
 }
 
-const OPENED_CAP = 10_000;
 const opened = new WeakMap(); // signer -> Map(wrap id -> Promise of the rumor or null)

@@ -34,6 +34,8 @@ export {
   RELAY_LIST_KIND,
 } from './discovery.js';
 
+// Public names that exist before init(), so literals; tests/js/agx-crossings.test.js holds them to
+// the core's table (agxConstants), which is what the code of js/agx reads.
 export const MESSAGE_KIND = 3838;
 export const RECEIPT_KIND = 3839;
 export const GIFT_WRAP_KIND = 1059;

@@ -2,43 +2,35 @@
 // (LocalSigner, Nip07Signer, a NIP-46 or KMS signer: anything with getPublicKey/signEvent/
 // nip44Encrypt/nip44Decrypt). It sends messages and task requests, answers input-required, and
 // receives receipts, status updates, results and messages; it serves no capability. Everything the
-// protocol decides (wrap checks, replay, routing, envelopes, PoW) is the core's; this file owns the
-// I/O: the live subscription, catch-up polls by the cursor rules and the core's poll schedule,
-// publishing to our relays plus the recipient's (routes.js), timers and the seen store.
+// protocol decides is the core's endpoint machine (endpoint.js): wrap checks, the exactly-once
+// order, routing, request and input deadlines, the poll schedule and the cursor. This file executes
+// its actions: the live subscription and catch-up polls, publishing to our relays plus the
+// recipient's (routes.js), the one timer (clock.js) set for the machine's next deadline, the seen
+// store, and the listeners.
 //
 // AgxClient (client.js) is this class plus the serving side (serve.js: handlers, authorization,
 // flood limits, exactly-once task records, automated replies, the Agent Card), which plugs in
 // through the constructor's second argument. An app that only requests (the demo page) imports
 // this file alone, so a bundler leaves the serving side (and the core bindings only it calls,
 // bindings/agx_serve.cpp) out.
-import { core } from '../core.js';
+import { core, checked } from '../core.js';
 import { NostrError } from '../errors.js';
+import { verifiedSymbol } from '../event.js';
 import { RelayPool } from '../relay/index.js';
 import { isSigner } from '../signer.js';
 import { taskFailed } from './errors.js';
 import { createMessageRumor, createTaskInputRumor, createTaskRequestRumor } from './rumor.js';
 import { wrapRumor } from './wrap.js';
-import { unwrapAgx, unwrapAgxAsync, isSignerUnavailable } from './unwrap.js';
-import { AgxRouter } from './router.js';
-import { ReplayGuard } from './replay.js';
+import { isSignerUnavailable, signerDecrypt, unwrapError } from './unwrap.js';
+import { constants, endpoints, newEndpoint } from './endpoint.js';
+import { agxClock } from './clock.js';
 import { MemorySeenStore } from './seen-store.js';
 import { AgxRoutes } from './routes.js';
 import { localHandle, peerHex, randomId } from './util.js';
 
-const MAX_BACKDATE = 172800; // SPEC.md MAX_WRAP_BACKDATE_SEC
-export const SEEN_RETENTION = 3 * 24 * 3600; // the core's kSeenRetention (longer than the poll window)
-const DEFAULT_OVERLAP = 120;
+// I/O defaults (not protocol): how long a request, a relay's poll answer may take.
 const DEFAULT_TIMEOUT = 30000;
-const DEFAULT_POLL_INTERVAL = 60000; // the core's kDefaultIdlePollMs
-const DEFAULT_PENDING_POLL_INTERVAL = 3000; // the core's kDefaultPendingPollMs
 const DEFAULT_POLL_TIMEOUT = 10000;
-const SETTLED_CAP = 10000; // task ids of our settled requests remembered (a second result is dropped)
-// The core poll schedule's events (bindings/agx_routes.cpp).
-const REQUEST_OPENED = 0;
-const POLL_STARTED = 1;
-const POLL_FINISHED = 2;
-// A client dropped without stop(): its core poll schedule goes with it.
-const schedules = /* @__PURE__ */ new FinalizationRegistry((native) => native.delete());
 
 export function checkTimeout(v, what) {
   if (v !== undefined && (!Number.isFinite(v) || v < 0)) throw new NostrError('INVALID_ARGUMENT', `${what} must be a non-negative number of ms`);
@@ -80,13 +72,10 @@ export class AgxRequester {
   #ownPool = false;
   #relays;
   #me = null;
-  #router;
+  #ep; // the core's endpoint machine (AgxEndpoint)
   #routes;
   #ours; // our relays, normalized
-  #polls; // the core's poll schedule (AgxPollSchedule: on(event, nowMs, pendingOpen) -> deadline)
-  #deadline = -1; // its deadline (ms), -1: none
-  #ticking = false; // the schedule's timer runs (after start's first poll)
-  #guard;
+  #cancelTimer = null; // the one timer, set for the machine's next deadline
   #store;
   #serve = null;
   #messageListeners = new Set();
@@ -96,16 +85,11 @@ export class AgxRequester {
   #inflight = new Set();
   #opening = new Map(); // wrapId -> Promise of its ingest result
   #sub = null;
-  #timer = null;
-  #cursor = 0;
   #polling = null;
   #started = null;
   #closed = false;
   #clock;
   #durable = false;
-  #claimed = new Set(); // rumor ids of task requests being accepted (not yet marked seen)
-  #settled = new Map(); // taskId -> {peer, until} of our requests already settled
-  #duplicateResults = 0;
   #overloaded = 0; // wraps refused because the replay store was full
   #overloadWarned = false;
 
@@ -135,7 +119,7 @@ export class AgxRequester {
     this.#signer = o.signer;
     this.#local = localHandle(o.signer) !== 0;
     if (this.#local) this.#me = o.signer.publicKey;
-    this.#clock = typeof o.now === 'function' ? o.now : () => Math.floor(Date.now() / 1000);
+    this.#clock = agxClock(typeof o.now === 'function' ? o.now : undefined);
     if (o.pool) {
       this.#pool = o.pool;
       this.#relays = o.relays;
@@ -144,8 +128,15 @@ export class AgxRequester {
       this.#ownPool = true;
       this.#relays = undefined;
     }
-    this.#router = new AgxRouter(serving?.routerMode ?? 'unconfigured');
-    if (o.keepUnknownContentTypes === true) this.#router.keepUnknownContentTypes();
+    this.#ep = newEndpoint({
+      mode: serving?.routerMode ?? 'unconfigured',
+      seenCap: o.maxSeen ?? 0,
+      pollOverlap: o.pollOverlap,
+      idlePollMs: o.pollInterval,
+      pendingPollMs: o.pendingPollInterval,
+    });
+    endpoints.register(this, this.#ep, this);
+    if (o.keepUnknownContentTypes === true) this.#ep.setKeepUnknownContentTypes(true);
     this.#routes = new AgxRoutes({
       pool: this.#pool,
       ours: this.#relays ?? this.#pool.relays ?? [],
@@ -153,12 +144,9 @@ export class AgxRequester {
       allowLocalRelays: o.allowLocalRelays === true,
       lookupTimeout: o.relayListTimeout,
       lookup: o.lookup,
-      clock: this.#clock,
+      clock: this.#clock.seconds,
     });
     this.#ours = this.#routes.ours;
-    this.#polls = new (core().AgxPollSchedule)(o.pollInterval ?? DEFAULT_POLL_INTERVAL, o.pendingPollInterval ?? DEFAULT_PENDING_POLL_INTERVAL);
-    schedules.register(this, this.#polls, this);
-    this.#guard = new ReplayGuard({ cap: o.maxSeen ?? 0 });
     this.#store = o.seenStore ?? new MemorySeenStore();
     this.#durable = typeof this.#store.putTask === 'function' && typeof this.#store.deleteTask === 'function';
     if (o.onMessage) this.#messageListeners.add(o.onMessage);
@@ -171,11 +159,14 @@ export class AgxRequester {
     return {
       options: this.#o,
       signer: this.#signer,
-      router: this.#router,
-      guard: this.#guard,
+      endpoint: this.#ep,
       store: this.#store,
       durable: this.#durable,
-      clock: () => this.#clock(),
+      clock: () => this.#clock.seconds(),
+      ms: () => this.#clock.ms(),
+      after: (delay, fn) => this.#clock.after(delay, fn),
+      rearm: () => this.#arm(),
+      act: (opened, actions) => this.#act(opened, actions),
       closed: () => this.#closed,
       whoami: () => this.#whoami(),
       warn: (msg) => this.#warn(msg),
@@ -183,7 +174,6 @@ export class AgxRequester {
       publishRumor: (rumor, to, signal) => this.#publishRumor(rumor, to, signal),
       publishWrap: (wrap, signal) => this.#publishWrap(wrap, signal),
       advertiseRelays: () => this.#routes.lookupRelays,
-      unwrap: (wrap, now) => this.#unwrap(wrap, now),
       track: (job) => this.#track(job),
       pool: () => this.#pool,
       relays: () => this.#relays,
@@ -227,12 +217,6 @@ export class AgxRequester {
     return pk;
   }
 
-  async #unwrap(wrap, now) {
-    if (this.#local) return unwrapAgx(wrap, this.#signer, { now });
-    const me = await this.#whoami();
-    return unwrapAgxAsync(wrap, this.#signer, { now, me, isSignerUnavailable: this.#o.isSignerUnavailable });
-  }
-
   /** Our hex public key (null until known for a non-local signer: after start() or a first send). */
   get publicKey() {
     return this.#me;
@@ -244,8 +228,9 @@ export class AgxRequester {
 
   /** Counters of the tasks we request: duplicateResults (a second result for one of our settled requests, dropped). */
   get taskStats() {
-    return { duplicateResults: this.#duplicateResults };
+    return { duplicateResults: this.#closed ? this.#duplicates : this.#ep.duplicateResults() };
   }
+  #duplicates = 0; // kept once the machine is gone
 
   /**
    * The replay memory: processed ids kept (never forgotten before their retention), the cap,
@@ -253,7 +238,7 @@ export class AgxRequester {
    */
   get replayStats() {
     if (this.#closed) return { processed: 0, cap: 0, cached: 0, overloaded: this.#overloaded };
-    return { processed: this.#guard.size, cap: this.#guard.cap, cached: this.#guard.cached, overloaded: this.#overloaded };
+    return { processed: this.#ep.processed(), cap: this.#ep.cap(), cached: this.#ep.cached(), overloaded: this.#overloaded };
   }
 
   // A full replay store: the wrap is refused (not recorded, polled again once ids expire), loudly.
@@ -263,8 +248,8 @@ export class AgxRequester {
       err?.code === 'AGX_OVERLOADED'
         ? err
         : new NostrError('AGX_OVERLOADED', 'the replay store is full: new work is refused until processed ids expire');
-    e.processed = this.#guard.size;
-    e.cap = this.#guard.cap;
+    e.processed = this.#closed ? 0 : this.#ep.processed();
+    e.cap = this.#closed ? 0 : this.#ep.cap();
     if (!this.#overloadWarned) {
       this.#overloadWarned = true;
       this.#warn(`replay store full (${e.processed} of ${e.cap} processed ids): new wraps are refused until ids expire (raise maxSeen)`);
@@ -275,8 +260,9 @@ export class AgxRequester {
 
   /** The inbox cursor (unix seconds) the next catch-up poll measures its window from. */
   get cursor() {
-    return this.#cursor;
+    return this.#closed ? this.#lastCursor : this.#ep.cursor();
   }
+  #lastCursor = 0;
 
   get pool() {
     return this.#pool;
@@ -326,7 +312,7 @@ export class AgxRequester {
   // --- outbound
 
   async #publishRumor(rumor, to, signal) {
-    const wrap = await wrapRumor(rumor, this.#signer, to, { signal, now: this.#clock() });
+    const wrap = await wrapRumor(rumor, this.#signer, to, { signal, now: this.#clock.seconds() });
     const results = await this.#publishWrap(wrap, signal);
     return { wrap, results };
   }
@@ -348,7 +334,7 @@ export class AgxRequester {
     this.#live();
     const to = peerHex(peer);
     const me = await this.#whoami();
-    const rumor = createMessageRumor(text, me, to, { subject: opts.subject, contextId: opts.contextId, now: this.#clock() });
+    const rumor = createMessageRumor(text, me, to, { subject: opts.subject, contextId: opts.contextId, now: this.#clock.seconds() });
     if (opts.contextId != null) this.#serve?.humanReset(to, opts.contextId);
     const { wrap, results } = await this.#publishRumor(rumor, to, opts.signal);
     return { rumorId: rumor.id, wrapId: wrap.id, contextId: JSON.parse(rumor.content).contextId, results };
@@ -358,7 +344,6 @@ export class AgxRequester {
     const p = this.#pending.get(taskId);
     if (!p) return null;
     this.#pending.delete(taskId);
-    clearTimeout(p.timer);
     if (p.signal) p.signal.removeEventListener('abort', p.onAbort);
     return p;
   }
@@ -383,18 +368,20 @@ export class AgxRequester {
       return Promise.reject(err);
     }
     // acceptsUpdates: we understand status and input envelopes (the responder sends them only then)
-    const build = (author) => createTaskRequestRumor({ taskId, capability, payload }, author, to, { now: this.#clock(), acceptsUpdates: true });
+    const build = (author) => createTaskRequestRumor({ taskId, capability, payload }, author, to, { now: this.#clock.seconds(), acceptsUpdates: true });
     return (async () => {
       const author = me ?? (await this.#whoami());
       const rumor = build(author); // size checks fail here, before anything is sent
-      this.#router.addPending(taskId, to);
+      this.#live();
+      // The machine holds the request, its peer and its deadline (timeout 0: none).
+      checked(this.#ep.openRequest(taskId, to, timeout, this.#clock.ms()));
       return new Promise((resolve, reject) => {
         const fail = (err) => {
           if (!this.#settleLocal(taskId)) return;
-          this.#router.cancelPending(taskId);
+          if (!this.#closed) this.#ep.cancelRequest(taskId);
+          this.#arm();
           reject(err);
         };
-        const arm = () => (timeout > 0 ? setTimeout(() => fail(new NostrError('AGX_TIMEOUT', `no result for ${capability} within ${timeout} ms`)), timeout) : null);
         const entry = {
           resolve,
           reject,
@@ -405,14 +392,13 @@ export class AgxRequester {
           capability,
           state: 'submitted',
           onUpdate: typeof opts.onUpdate === 'function' ? opts.onUpdate : null,
-          arm,
-          timer: arm(),
+          timeout,
           onAbort: () => fail(new NostrError('ABORTED', 'the request was aborted', { cause: signal.reason })),
           fail,
         };
         this.#pending.set(taskId, entry);
         if (signal) signal.addEventListener('abort', entry.onAbort, { once: true });
-        this.#waitingStarts();
+        this.#arm(); // its deadline, and the short polls while it waits
         this.#publishRumor(rumor, to, signal).catch(fail);
       });
     })();
@@ -428,9 +414,11 @@ export class AgxRequester {
     const p = this.#pending.get(taskId);
     if (!p || p.state !== 'input-required') throw new NostrError('INVALID_ARGUMENT', `no request ${taskId} is waiting for input`);
     const me = await this.#whoami();
-    const rumor = createTaskInputRumor({ taskId, input }, me, p.peer, { now: this.#clock() });
+    const rumor = createTaskInputRumor({ taskId, input }, me, p.peer, { now: this.#clock.seconds() });
     p.state = 'working'; // answered: the peer's handler resumes
-    this.#waitingStarts();
+    this.#live();
+    this.#ep.inputSent(taskId, this.#clock.ms());
+    this.#arm();
     const { wrap } = await this.#publishRumor(rumor, p.peer, opts.signal);
     return { rumorId: rumor.id, wrapId: wrap.id };
   }
@@ -472,102 +460,106 @@ export class AgxRequester {
     }
   }
 
-  // A second result (or update) for one of our requests that already settled: dropped.
-  #alreadySettled(opened) {
-    if (opened.class !== 'task-result' && opened.class !== 'task-status') return false;
-    const s = this.#settled.get(opened.task?.taskId);
-    if (!s || s.peer !== opened.from) return false;
-    if (opened.class === 'task-result') this.#duplicateResults++;
+  // Executes the machine's actions for one opened message, in order: the marks are durable before
+  // anything after them acts. Resolves true, or false when the replay store refused it.
+  async #act(opened, actions) {
+    for (const a of actions) {
+      if (this.#closed && a.kind !== 'persist') return true;
+      switch (a.kind) {
+        case 'persist':
+          this.#overloadWarned = false;
+          try {
+            await this.#store.append(a.marks);
+          } catch (err) {
+            this.#report(err); // still at most once in this process; the store's failure is the host's to see
+          }
+          break;
+        case 'warn-unconfigured':
+          this.#serve?.warnUnconfigured();
+          break;
+        case 'ask-host': {
+          // The host's authorize decides; the machine keeps the request claimed meanwhile.
+          const allowed = this.#serve ? await this.#serve.authorize(opened.from, a.capability) : false;
+          if (this.#closed) return true;
+          const next = JSON.parse(this.#ep.hostVerdict(a.rumorId, allowed, this.#clock.ms()));
+          if (next.length === 0) {
+            this.#refuse();
+            return false;
+          }
+          return this.#act(opened, next);
+        }
+        case 'record-task':
+          opened.wrap ??= this.#wrapOf.get(opened.wrapId);
+          await this.#serve?.record(opened, a);
+          break;
+        case 'run-handler':
+          opened.wrap ??= this.#wrapOf.get(opened.wrapId);
+          if (this.#serve) await this.#serve.accept(opened, a);
+          break;
+        case 'deliver':
+          await this.#deliver(opened, a);
+          break;
+        case 'receipt':
+          for (const p of this.#pending.values()) if (p.rumorId === a.rumorId) p.receipts++;
+          for (const fn of [...this.#receiptListeners]) {
+            try {
+              await fn({ from: opened.from, ...opened.receipt });
+            } catch (err) {
+              this.#report(err);
+            }
+          }
+          break;
+        case 'settle': {
+          const p = this.#settleLocal(a.taskId);
+          this.#arm();
+          if (!p) break;
+          const t = opened.task;
+          const result = { taskId: t.taskId, status: t.status, output: t.output ?? undefined, error: t.error ?? undefined, from: opened.from };
+          if (t.status === 'completed') p.resolve(t.output ?? undefined);
+          else p.reject(taskFailed(result));
+          break;
+        }
+        case 'update': {
+          this.#arm(); // the machine restarted the request's deadline
+          const p = this.#pending.get(a.taskId);
+          if (!p) break;
+          const t = opened.task;
+          p.state = t.status;
+          const update = { type: 'status', taskId: a.taskId, capability: p.capability, state: t.status, from: opened.from, sentAt: opened.sentAt };
+          if (t.message != null) update.message = t.message;
+          if (t.status === 'input-required') update.respond = (input, o) => this.provideInput(a.taskId, input, o);
+          for (const fn of [p.onUpdate, ...this.#updateListeners]) {
+            if (!fn) continue;
+            try {
+              await fn(update);
+            } catch (err) {
+              this.#report(err);
+            }
+          }
+          break;
+        }
+        case 'input':
+          this.#serve?.input(a.taskId, opened.task.input ?? undefined);
+          break;
+        case 'drop':
+          // SPEC.md "Content types": ignored; the host hears of it as it does of a discarded wrap
+          if (a.reason === 'unknown-content-type')
+            this.#report(
+              Object.assign(new NostrError('AGX_CONTENT_TYPE_UNKNOWN', `a message of an unknown content type was ignored`), {
+                from: opened.from,
+                contentType: opened.message.contentType,
+                rumorId: opened.rumor.id,
+              }),
+            );
+          break;
+        default:
+          break; // duplicate-result: counted by the machine
+      }
+    }
     return true;
   }
 
-  #rememberSettled(taskId, peer) {
-    const now = this.#clock();
-    for (const [k, v] of this.#settled) {
-      if (v.until > now && this.#settled.size < SETTLED_CAP) break;
-      this.#settled.delete(k);
-    }
-    this.#settled.set(taskId, { peer, until: now + SEEN_RETENTION });
-  }
-
-  async #dispatch(opened, commit) {
-    if (opened.kind === 'receipt') {
-      for (const p of this.#pending.values()) if (p.rumorId === opened.receipt.refEventId) p.receipts++;
-      for (const fn of [...this.#receiptListeners]) {
-        try {
-          await fn({ from: opened.from, ...opened.receipt });
-        } catch (err) {
-          this.#report(err);
-        }
-      }
-      return;
-    }
-    if (this.#alreadySettled(opened)) return;
-    let d = this.#router.route(opened);
-    if (this.#serve) {
-      d = await this.#serve.decide(opened, d); // the host's authorize (ask-host), the one-time warning
-      if (!d) return;
-      if (d.action === 'run-handler') return this.#serve.accept(opened, d, commit);
-    }
-    if (!(await commit(null))) return; // the replay store is full: not acted on
-    switch (d.action) {
-      case 'settle-pending': {
-        if (this.#router.settle(d.taskId, opened.from) !== 'settled') return;
-        const p = this.#settleLocal(d.taskId);
-        if (!p) return;
-        this.#rememberSettled(d.taskId, opened.from);
-        const t = opened.task;
-        const result = { taskId: t.taskId, status: t.status, output: t.output ?? undefined, error: t.error ?? undefined, from: opened.from };
-        if (t.status === 'completed') p.resolve(t.output ?? undefined);
-        else p.reject(taskFailed(result));
-        return;
-      }
-      case 'task-update': {
-        const p = this.#pending.get(d.taskId);
-        if (!p) return;
-        const t = opened.task;
-        p.state = t.status;
-        // The peer is alive and on it: the request's timeout starts again.
-        if (p.timer !== null) {
-          clearTimeout(p.timer);
-          p.timer = p.arm();
-        }
-        const update = { type: 'status', taskId: d.taskId, capability: p.capability, state: t.status, from: opened.from, sentAt: opened.sentAt };
-        if (t.message != null) update.message = t.message;
-        if (t.status === 'input-required') update.respond = (input, o) => this.provideInput(d.taskId, input, o);
-        for (const fn of [p.onUpdate, ...this.#updateListeners]) {
-          if (!fn) continue;
-          try {
-            await fn(update);
-          } catch (err) {
-            this.#report(err);
-          }
-        }
-        return;
-      }
-      case 'task-input':
-        this.#serve?.input(d.taskId, opened.task.input ?? undefined);
-        return;
-      case 'drop':
-        // SPEC.md "Content types": ignored; the host hears of it as it does of a discarded wrap
-        if (d.reason === 'unknown-content-type')
-          this.#report(
-            Object.assign(new NostrError('AGX_CONTENT_TYPE_UNKNOWN', `a message of an unknown content type was ignored`), {
-              from: opened.from,
-              contentType: opened.message.contentType,
-              rumorId: opened.rumor.id,
-            }),
-          );
-        return;
-      default:
-        return this.#deliver(opened, d);
-    }
-  }
-
-  async #persist() {
-    const journal = this.#guard.journal();
-    if (journal.length) await this.#store.append(journal);
-  }
+  #wrapOf = new Map(); // wrapId -> wrap, while it is being decided (a task record keeps its wrap)
 
   /**
    * Processes one received wrap. Resolves 'processed', 'replay', 'invalid' (a public check failed:
@@ -588,96 +580,89 @@ export class AgxRequester {
     return job;
   }
 
-  async #ingest(wrap) {
-    const now = this.#clock();
-    if (this.#guard.knownWrap(wrap.id, now)) return 'replay';
-    if (!this.#guard.hasRoom(now)) return this.#refuse(); // before paying for a decryption
+  // One crossing with a LocalSigner (the wrap in; verdict, message and actions out); the signer's
+  // two decryptions in between for any other signer. A wrap the pool's feed verified is not
+  // verified again.
+  async #open(wrap) {
+    const verified = wrap[verifiedSymbol] === true;
+    const json = JSON.stringify(wrap);
+    if (this.#local) return JSON.parse(this.#ep.receiveWithHandle(localHandle(this.#signer), json, this.#clock.ms(), verified));
+    const me = await this.#whoami();
+    const pre = JSON.parse(this.#ep.beforeOpen(json, me, this.#clock.ms(), verified));
+    if (pre.verdict !== 'processed' || this.#closed) return pre;
+    const classify = this.#o.isSignerUnavailable ?? isSignerUnavailable;
+    let sealJson, rumorJson;
     try {
-      await this.#whoami();
-    } catch (err) {
-      this.#report(err);
-      return 'unavailable'; // no key, nothing opened: retried, nothing discarded
-    }
-    let opened;
-    try {
-      opened = await this.#unwrap(wrap, now);
-    } catch (err) {
-      if (this.#closed) return 'ignored';
-      if (err?.code === 'AGX_WRAP_FUTURE') return 'future';
-      if (err?.signerUnavailable || (err?.retry !== false && isSignerUnavailable(err))) {
-        this.#report(err);
-        return 'unavailable';
-      }
-      if (err?.retry === true) {
-        this.#report(err);
-        return 'unavailable'; // a local fault: like an unavailable signer, retried, nothing discarded
-      }
-      this.#report(err);
-      if (err?.disposition === 'ignore') return 'invalid'; // junk takes no place in the replay memory
-      this.#guard.discarded(wrap.id, now);
-      return 'discarded';
-    }
-    if (this.#closed) return 'ignored';
-    const rumorId = opened.rumor.id;
-    if (this.#claimed.has(rumorId)) {
-      this.#guard.discarded(wrap.id, now); // another wrap of a task request being accepted right now
-      return 'replay';
-    }
-    if (this.#guard.knownRumor(rumorId, now)) {
-      this.#guard.discarded(wrap.id, now); // the new wrap of a known rumor (cached: the rumor id decides)
-      return 'replay';
-    }
-    // Marked (and made durable) before acting, single writer per identity. A task request is
-    // claimed meanwhile and marked when the routing and the flood limits have decided (commit):
-    // one that will run is recorded first (putTask: accepted, with its wrap), so a crash at any
-    // point either leaves it unmarked (polled again) or recorded (run again at start). The marks
-    // are taken in memory first, synchronously: a full store refuses (false) before anything acts.
-    let committed = false;
-    let refused = false;
-    const commit = async (record) => {
-      if (committed) return !refused;
-      committed = true;
-      this.#claimed.delete(rumorId);
+      sealJson = await signerDecrypt(this.#signer, wrap.pubkey, wrap.content, classify);
+      let seal = null;
       try {
-        this.#guard.processed(rumorId, wrap.id, this.#clock(), record?.expiresAt ?? 0);
-      } catch (err) {
-        refused = true;
-        this.#refuse(err);
-        return false;
+        seal = JSON.parse(sealJson);
+      } catch {
+        // not JSON: the core says so below
       }
-      this.#overloadWarned = false;
-      if (record && this.#durable) {
-        try {
-          await this.#store.putTask(record);
-        } catch (err) {
-          this.#report(err);
-        }
-      }
-      try {
-        await this.#persist();
-      } catch (err) {
-        this.#report(err); // still at most once in this process; the store's failure is the host's to see
-      }
-      return true;
-    };
-    if (opened.class === 'task-request') {
-      this.#claimed.add(rumorId);
-      opened.wrap = wrap;
-    } else if (!(await commit(null))) return 'overloaded';
-    const job = this.#track(
-      this.#dispatch(opened, commit)
-        .catch((err) => this.#report(err))
-        .then(() => commit(null)),
-    );
-    await job;
-    return refused ? 'overloaded' : 'processed';
+      rumorJson = seal && typeof seal.pubkey === 'string' && typeof seal.content === 'string' ? await signerDecrypt(this.#signer, seal.pubkey, seal.content, classify) : '';
+    } catch (err) {
+      if (this.#closed) return { verdict: 'ignored', actions: [] };
+      this.#ep.openFailed(wrap.id, err?.disposition === 'discard', this.#clock.ms());
+      return { verdict: err?.disposition === 'discard' ? 'discarded' : 'retry', error: err, actions: [] };
+    }
+    if (this.#closed) return { verdict: 'ignored', actions: [] };
+    return JSON.parse(this.#ep.opened(json, sealJson, rumorJson, me, this.#clock.ms()));
   }
 
-  // --- polling (SPEC.md "Cursor advance")
+  async #ingest(wrap) {
+    if (!this.#local) {
+      try {
+        await this.#whoami();
+      } catch (err) {
+        this.#report(err);
+        return 'unavailable'; // no key, nothing opened: retried, nothing discarded
+      }
+    }
+    let r;
+    try {
+      r = await this.#open(wrap);
+    } catch (err) {
+      if (this.#closed) return 'ignored';
+      this.#report(err);
+      return 'unavailable';
+    }
+    if (this.#closed) return 'ignored';
+    const err = () => r.error ?? unwrapError(r.code, r.message, r.verdict);
+    switch (r.verdict) {
+      case 'processed':
+      case 'pending':
+        break;
+      case 'overloaded':
+        return this.#refuse(err());
+      case 'retry':
+        this.#report(err());
+        return 'unavailable';
+      case 'invalid':
+      case 'discarded':
+        this.#report(err());
+        return r.verdict;
+      default:
+        return r.verdict; // replay, future, ignored
+    }
+    const opened = r.opened;
+    if (opened.class === 'task-request') this.#wrapOf.set(opened.wrapId, wrap);
+    let ok = true;
+    const job = this.#track(
+      this.#act(opened, r.actions)
+        .then((v) => (ok = v))
+        .catch((e) => this.#report(e))
+        .finally(() => this.#wrapOf.delete(opened.wrapId)),
+    );
+    await job;
+    return ok ? 'processed' : 'overloaded';
+  }
+
+  // --- polling (SPEC.md "Cursor advance": the window and the cursor are the machine's)
 
   /** The lookback of every poll: overlap + the whole backdate window. */
   get pollLookback() {
-    return (this.#o.pollOverlap ?? DEFAULT_OVERLAP) + MAX_BACKDATE;
+    return this.#closed ? 0 : this.#ep.lookback();
   }
 
   async #pollRelay(url, filter, onEvent) {
@@ -705,12 +690,12 @@ export class AgxRequester {
       const finish = (ok) => {
         if (settled) return;
         settled = true;
-        clearTimeout(timer);
+        cancel();
         off();
         if (sub && !sub.closed) sub.close('poll done');
         resolve(ok);
       };
-      const timer = setTimeout(() => finish(false), timeout);
+      const cancel = this.#clock.after(timeout, () => finish(false));
       sub = pool.subscribe([filter], {
         relays: [url],
         id: 'agx-poll',
@@ -732,15 +717,10 @@ export class AgxRequester {
   poll() {
     if (this.#closed) return Promise.reject(new NostrError('AGX_CLOSED', 'the client was stopped'));
     if (this.#polling) return this.#polling.then(() => this.poll());
-    this.#deadline = this.#polls.on(POLL_STARTED, 0, false);
-    if (this.#timer) clearTimeout(this.#timer); // this poll is the one it was set for
-    this.#timer = null;
     const run = this.#pollOnce();
     this.#polling = run;
     const clear = () => {
       if (this.#polling === run) this.#polling = null;
-      if (this.#closed) return;
-      this.#deadline = this.#polls.on(POLL_FINISHED, Date.now(), this.#pending.size > 0);
       this.#arm();
     };
     run.then(clear, clear);
@@ -750,61 +730,72 @@ export class AgxRequester {
   async #pollOnce() {
     this.#live();
     const me = await this.#whoami();
-    const startedAt = this.#clock(); // read before the poll
-    const back = this.pollLookback;
-    const since = this.#cursor > back ? this.#cursor - back : 0;
-    const filter = { kinds: [1059], '#p': [me], since };
+    this.#live();
+    const before = this.#ep.cursor();
+    const since = this.#ep.pollBegin(this.#clock.ms()); // the clock read before the poll
+    this.#arm(); // no poll deadline while this one runs
+    let complete = false;
     const counts = { seen: 0, processed: 0, unavailable: 0, future: 0, discarded: 0, replay: 0, invalid: 0, overloaded: 0 };
-    const jobs = [];
-    const onEvent = (ev) => {
-      counts.seen++;
-      jobs.push(
-        this.ingest(ev).then((r) => {
-          if (r in counts) counts[r]++;
-        }),
-      );
-    };
-    const relays = this.relayUrls();
-    // While requests wait: also the outbox relays of their peers, where the answers are published
-    // even when we never advertised ours (best-effort: they do not make a poll incomplete).
-    const extra = this.#routes.pollRelays([...new Set([...this.#pending.values()].map((p) => p.peer))]);
-    const [answered] = await Promise.all([
-      Promise.all(relays.map((url) => this.#pollRelay(url, filter, onEvent))),
-      Promise.all(extra.map((url) => this.#pollRelay(url, filter, onEvent))),
-    ]);
-    await Promise.all(jobs);
-    // A wrap refused for a full replay store is polled again: the cursor stays.
-    const complete = relays.length > 0 && answered.every(Boolean) && counts.unavailable === 0 && counts.overloaded === 0 && !this.#closed;
+    try {
+      const filter = { kinds: [constants().kinds.giftWrap], '#p': [me], since };
+      const jobs = [];
+      const onEvent = (ev) => {
+        counts.seen++;
+        jobs.push(
+          this.ingest(ev).then((r) => {
+            if (r in counts) counts[r]++;
+          }),
+        );
+      };
+      const relays = this.relayUrls();
+      // While requests wait: also the outbox relays of their peers, where the answers are published
+      // even when we never advertised ours (best-effort: they do not make a poll incomplete).
+      const extra = this.#routes.pollRelays([...new Set([...this.#pending.values()].map((p) => p.peer))]);
+      const [answered] = await Promise.all([
+        Promise.all(relays.map((url) => this.#pollRelay(url, filter, onEvent))),
+        Promise.all(extra.map((url) => this.#pollRelay(url, filter, onEvent))),
+      ]);
+      await Promise.all(jobs);
+      // A wrap refused for a full replay store is polled again: the cursor stays.
+      complete = relays.length > 0 && answered.every(Boolean) && counts.unavailable === 0 && counts.overloaded === 0 && !this.#closed;
+    } finally {
+      if (!this.#closed) this.#ep.pollEnd(complete, this.#clock.ms());
+    }
     this.#serve?.polled();
-    if (complete && startedAt > this.#cursor) {
-      this.#cursor = startedAt;
+    const cursor = this.cursor;
+    if (cursor > before) {
       try {
-        await this.#store.setCursor(startedAt);
+        await this.#store.setCursor(cursor);
       } catch (err) {
         this.#report(err);
       }
     }
-    return { complete, cursor: this.#cursor, since, ...counts };
+    return { complete, cursor, since, ...counts };
   }
 
-  // The one timer, set for the core schedule's deadline (catch-up polls; short ones while requests wait).
+  // The one timer, set for the machine's next deadline (request and input timeouts, catch-up polls).
   #arm() {
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = null;
-    if (!this.#ticking || this.#closed) return;
-    const at = this.#deadline;
+    if (this.#cancelTimer) this.#cancelTimer();
+    this.#cancelTimer = null;
+    if (this.#closed) return;
+    const at = this.#ep.nextDeadline();
     if (at < 0) return;
-    this.#timer = setTimeout(() => {
-      this.#timer = null;
-      this.poll().catch((err) => {
-        if (!this.#closed) this.#report(err);
-      });
-    }, Math.max(0, at - Date.now()));
+    this.#cancelTimer = this.#clock.after(at - this.#clock.ms(), () => this.#wake());
   }
 
-  // A request (or an answer to input-required) now waits: the short polls start again.
-  #waitingStarts() {
-    this.#deadline = this.#polls.on(REQUEST_OPENED, Date.now(), true);
+  #wake() {
+    this.#cancelTimer = null;
+    if (this.#closed) return;
+    for (const a of JSON.parse(this.#ep.handleTimeout(this.#clock.ms()))) {
+      if (a.kind === 'expire-request') {
+        const p = this.#pending.get(a.taskId);
+        if (p) p.fail(new NostrError('AGX_TIMEOUT', `no result for ${p.capability} within ${p.timeout} ms`));
+      } else if (a.kind === 'expire-input') this.#serve?.inputExpired(a.taskId);
+      else if (a.kind === 'poll')
+        this.poll().catch((err) => {
+          if (!this.#closed) this.#report(err);
+        });
+    }
     this.#arm();
   }
 
@@ -823,14 +814,14 @@ export class AgxRequester {
     this.#live();
     const me = await this.#whoami();
     const loaded = await this.#store.load();
-    const now = this.#clock();
-    if (loaded.entries.length) this.#guard.load(loaded.entries, now);
-    this.#guard.journal(); // what was loaded is durable already
-    if (Number.isSafeInteger(loaded.cursor)) this.#cursor = loaded.cursor;
-    const resume = this.#serve ? await this.#serve.load(loaded, now) : null;
+    this.#live();
+    const nowMs = this.#clock.ms();
+    if (loaded.entries.length) checked(this.#ep.load(JSON.stringify(loaded.entries), nowMs)); // durable already
+    if (Number.isSafeInteger(loaded.cursor)) this.#ep.setCursor(loaded.cursor);
+    const resume = this.#serve ? await this.#serve.load(loaded, this.#clock.seconds()) : null;
     // Live: wraps published from now on (backdated up to two days, hence the since).
     await new Promise((resolve) => {
-      this.#sub = this.#pool.subscribe([{ kinds: [1059], '#p': [me], since: now - this.pollLookback }], {
+      this.#sub = this.#pool.subscribe([{ kinds: [constants().kinds.giftWrap], '#p': [me], since: this.#clock.seconds() - this.pollLookback }], {
         relays: this.#relays,
         id: 'agx-live',
         onevent: (ev) => {
@@ -842,9 +833,9 @@ export class AgxRequester {
     });
     resume?.();
     const first = await this.poll();
-    this.#ticking = true;
+    if (!this.#closed) this.#ep.startPolling();
     this.#arm();
-    const out = { cursor: this.#cursor, poll: first };
+    const out = { cursor: this.cursor, poll: first };
     if (options.advertise && this.#serve) await this.#serve.started(out); // Agent Card and relay list
     return out;
   }
@@ -852,9 +843,12 @@ export class AgxRequester {
   /** Stops the subscription and timer, rejects open requests (AGX_CLOSED), closes the seen store. */
   async stop() {
     if (this.#closed) return;
+    this.#lastCursor = this.#ep.cursor();
+    this.#duplicates = this.#ep.duplicateResults();
     this.#closed = true;
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = null;
+    this.#ep.close(); // no action after this
+    if (this.#cancelTimer) this.#cancelTimer();
+    this.#cancelTimer = null;
     this.#serve?.stopping();
     if (this.#sub) this.#sub.close();
     this.#sub = null;
@@ -868,11 +862,9 @@ export class AgxRequester {
       this.#report(err);
     }
     if (this.#ownPool) await this.#pool.close();
-    this.#router.dispose();
     this.#routes.dispose();
-    schedules.unregister(this);
-    this.#polls.delete();
-    this.#guard.dispose();
+    endpoints.unregister(this);
     this.#serve?.dispose();
+    this.#ep.delete();
   }
 }

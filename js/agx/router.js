@@ -1,5 +1,7 @@
-// Authorization policy, handler keys and open requests, and the core's route() over them.
-import { core, checked } from '../core.js';
+// Authorization policy, handler keys and open requests, and the core's route() over them: a view
+// of the core's endpoint machine (endpoint.js) for apps that route opened messages themselves.
+import { checked } from '../core.js';
+import { newEndpoint } from './endpoint.js';
 import { peerHex } from './util.js';
 
 const registry = /* @__PURE__ */ new FinalizationRegistry((native) => native.delete());
@@ -11,7 +13,7 @@ const registry = /* @__PURE__ */ new FinalizationRegistry((native) => native.del
 export class AgxRouter {
   #native;
   constructor(mode = 'unconfigured') {
-    this.#native = new (core().AgxRouter)(String(mode));
+    this.#native = newEndpoint({ mode: String(mode) });
     registry.register(this, this.#native, this);
   }
   #n() {
@@ -40,28 +42,32 @@ export class AgxRouter {
   setHandlers(keys) {
     this.#n().setHandlers(JSON.stringify(keys));
   }
+  /** deadline: an absolute time of the caller's clock (expire(now) compares), or -1 for none. */
   addPending(taskId, peer, deadline = -1) {
-    checked(this.#n().addPending(String(taskId), peerHex(peer), deadline));
+    checked(this.#n().openRequest(String(taskId), peerHex(peer), deadline > 0 ? deadline : 0, 0));
   }
   cancelPending(taskId) {
-    return this.#n().cancelPending(String(taskId));
+    return this.#n().cancelRequest(String(taskId));
   }
   /** 'settled', 'wrong-sender' or 'unknown'. */
   settle(taskId, from) {
     return this.#n().settle(String(taskId), String(from));
   }
+  /** Closes and returns the task ids whose deadline is at or before `now`. */
   expire(now) {
-    return JSON.parse(this.#n().expire(now));
+    return JSON.parse(this.#n().handleTimeout(now))
+      .filter((a) => a.kind === 'expire-request')
+      .map((a) => a.taskId);
   }
   /** Our handler asked `peer` (the task's requester) for input on taskId: its answer routes as 'task-input'. */
   awaitInput(taskId, peer) {
-    checked(this.#n().awaitInput(String(taskId), peerHex(peer)));
+    checked(this.#n().awaitInput(String(taskId), peerHex(peer), 0, 0));
   }
   endAwait(taskId) {
     return this.#n().endAwait(String(taskId));
   }
   get pendingSize() {
-    return this.#n().pendingSize();
+    return this.#n().openRequests();
   }
   /**
    * The core's decision for an opened message (unwrapAgx's result): { action, reason, sendReceipt,
@@ -69,8 +75,9 @@ export class AgxRouter {
    */
   route(opened, hostVerdict) {
     const v = hostVerdict === undefined ? -1 : hostVerdict ? 1 : 0;
-    const { from, wrapId, wrapCreatedAt, rumor } = opened;
-    return JSON.parse(checked(this.#n().route(JSON.stringify({ from, wrapId, wrapCreatedAt, rumor }), v)));
+    const { from, wrapId, rumor } = opened ?? {};
+    if (typeof from !== 'string' || typeof wrapId !== 'string' || !rumor) return checked(this.#n().route('', '', '', -2));
+    return JSON.parse(checked(this.#n().route(JSON.stringify(rumor), from, wrapId, v)));
   }
   dispose() {
     if (!this.#native) return;

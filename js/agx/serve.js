@@ -12,14 +12,16 @@
 // the request stays a replay for as long as any poll can fetch it.
 import { NostrError } from '../errors.js';
 import { core, checked } from '../core.js';
+import { localHandle } from './util.js';
+import { unwrapAgx, unwrapAgxAsync } from './unwrap.js';
 import { AgxPublicError } from './errors.js';
 import { createMessageRumor, createReceiptRumor, createTaskResultRumor, createTaskStatusRumor } from './rumor.js';
 import { wrapRumor } from './wrap.js';
-import { TaskGate, rejectionText, taskLimits } from './task-gate.js';
+import { rejectionText, taskLimits } from './task-gate.js';
 import { findHandler } from './capability.js';
 import { peerHex } from './util.js';
 import { publishAgentCard, publishAccepted, signChecked, RELAY_LIST_KIND } from './discovery.js';
-import { SEEN_RETENTION, checkTimeout } from './requester.js';
+import { checkTimeout } from './requester.js';
 
 const DEFAULT_MAX_AUTO_DEPTH = 8;
 const DEFAULT_INPUT_TIMEOUT = 300000; // how long a handler waits for the requester's input
@@ -101,17 +103,18 @@ export function servingPlugin(options, onCreate) {
 export class AgxServing {
   #h;
   #o;
-  #router;
+  #ep; // the requester's endpoint machine: authorization, handler keys, flood limits, input waits
   #authorize;
   #warnedUnconfigured = false;
   #handlers = new Map();
-  #awaiting = new Map(); // taskId -> {from, resolve, reject, timer} of a handler waiting for input
-  #gate;
+  #awaiting = new Map(); // taskId -> {from, resolve, reject, timeout} of a handler waiting for input
+  #queued = new Map(); // the machine's ticket -> gate entry of a task waiting for a slot
+  #ready = new Set(); // tickets the machine handed a slot before their entry was registered
   #limiter;
   #maxRuns;
   #outbox = new Map(); // rumor id -> 'done' record whose result no relay has accepted yet
   #sending = new Set();
-  #retryTimer = null;
+  #cancelRetry = null;
   #retryDelay = RETRY_FIRST;
   #stats = { accepted: 0, reruns: 0, republished: 0, rejected: { 'rate-limited': 0, overloaded: 0 } };
 
@@ -119,14 +122,16 @@ export class AgxServing {
     const o = host.options;
     this.#h = host;
     this.#o = o;
-    this.#router = host.router;
-    this.#gate = new TaskGate(taskLimits(o.taskLimits ?? {}));
+    this.#ep = host.endpoint;
+    const l = taskLimits(o.taskLimits ?? {});
+    const rate = l.perPeerRate ?? { count: 0, window: 1 };
+    this.#ep.setTaskLimits(l.maxConcurrent, l.perPeerConcurrent, l.maxQueued, l.perPeerQueued, rate.count, rate.window, l.maxTrackedPeers);
     this.#maxRuns = o.maxTaskRuns ?? DEFAULT_MAX_RUNS;
     this.#authorize = o.authorize === 'accept-all' ? undefined : o.authorize;
-    for (const { pubkey, capability } of o.allow ?? []) this.#router.allow(pubkey, capability);
+    for (const { pubkey, capability } of o.allow ?? []) checked(this.#ep.allow(peerHex(pubkey), String(capability)));
     for (const [k, fn] of Object.entries(o.handlers ?? {})) this.handle(k, fn);
     this.#limiter = new AutoReplyLimiter({ maxAutoDepth: o.maxAutoDepth ?? DEFAULT_MAX_AUTO_DEPTH, ...(o.autoReplyLimits ?? {}) });
-    if (mode === 'unconfigured' && (o.allow ?? []).length === 0 && this.#router.takeUnconfiguredWarning()) {
+    if (mode === 'unconfigured' && (o.allow ?? []).length === 0 && this.#ep.takeUnconfiguredWarning()) {
       this.#warnedUnconfigured = true;
       host.warn('no authorization configured: every task request is denied (pass authorize, allow or authorize: "accept-all")');
     }
@@ -136,10 +141,11 @@ export class AgxServing {
 
   get taskStats() {
     const s = this.#stats;
+    const live = !this.#h.closed();
     return {
-      running: this.#gate.running,
-      queued: this.#gate.queued,
-      trackedPeers: this.#gate.trackedPeers,
+      running: live ? this.#ep.running() : 0,
+      queued: live ? this.#ep.queued() : 0,
+      trackedPeers: live ? this.#ep.trackedPeers() : 0,
       accepted: s.accepted,
       reruns: s.reruns,
       republished: s.republished,
@@ -152,7 +158,7 @@ export class AgxServing {
     if (typeof capability !== 'string' || capability === '') throw new NostrError('INVALID_ARGUMENT', 'capability must be a non-empty string');
     if (typeof fn !== 'function') throw new NostrError('INVALID_ARGUMENT', `handler ${capability} is not a function`);
     this.#handlers.set(capability, fn);
-    this.#router.setHandlers([...this.#handlers.keys()]);
+    if (!this.#h.closed()) this.#ep.setHandlers(JSON.stringify([...this.#handlers.keys()]));
   }
 
   capabilities() {
@@ -189,28 +195,32 @@ export class AgxServing {
     this.#limiter.humanReset(to, contextId);
   }
 
-  /** The route of an inbound message completed by the host's authorize; null: drop it (we stopped meanwhile). */
-  async decide(opened, d) {
-    if (d.action === 'ask-host') {
-      let allowed = false;
-      try {
-        allowed = (await this.#authorize({ from: opened.from, capability: d.capability })) === true;
-      } catch (err) {
-        this.#h.report(err);
-      }
-      if (this.#h.closed()) return null;
-      d = this.#router.route(opened, allowed);
+  /** The host's authorize for a task request the machine asks about: true or false, never throws. */
+  async authorize(from, capability) {
+    try {
+      return (await this.#authorize({ from, capability })) === true;
+    } catch (err) {
+      this.#h.report(err);
+      return false;
     }
-    if (d.reason === 'denied-unconfigured' && !this.#warnedUnconfigured && this.#router.takeUnconfiguredWarning()) {
-      this.#warnedUnconfigured = true;
-      this.#h.warn('no authorization configured: a task request was denied');
-    }
-    return d;
+  }
+
+  /** The machine says a request was denied for want of any authorization: warned once. */
+  warnUnconfigured() {
+    if (this.#warnedUnconfigured) return;
+    this.#warnedUnconfigured = true;
+    this.#h.warn('no authorization configured: a task request was denied');
   }
 
   /** The requester's answer to one of our handlers' input-required. */
   input(taskId, input) {
     this.#endAwait(taskId, null, { input });
+  }
+
+  /** The machine's deadline for a handler's wait for input passed. */
+  inputExpired(taskId) {
+    const a = this.#awaiting.get(taskId);
+    if (a) this.#endAwait(taskId, new NostrError('AGX_TIMEOUT', `no input for task ${taskId} within ${a.timeout} ms`));
   }
 
   /** After a poll: results no relay accepted yet go out again. */
@@ -230,8 +240,7 @@ export class AgxServing {
     const tasks = all.filter((r) => r.state !== 'sent'); // a sent one only keeps its marks
     if (all.length) {
       const marks = all.flatMap((r) => [[r.id, r.expiresAt], [r.wrap.id, r.expiresAt]]);
-      h.guard.load(marks, now);
-      h.guard.journal();
+      checked(this.#ep.load(JSON.stringify(marks), h.ms()));
       await h.store.append(marks).catch((err) => h.report(err));
     }
     return () => {
@@ -286,9 +295,11 @@ export class AgxServing {
 
   /** stop(), first: no more retries; queued tasks do not run (their records bring them back at the next start). */
   stopping() {
-    if (this.#retryTimer) clearTimeout(this.#retryTimer);
-    this.#retryTimer = null;
-    for (const { job } of this.#gate.clear()) job.finish();
+    if (this.#cancelRetry) this.#cancelRetry();
+    this.#cancelRetry = null;
+    for (const ticket of JSON.parse(this.#ep.clearQueue())) this.#queued.get(ticket)?.finish();
+    this.#queued.clear();
+    this.#ready.clear();
   }
 
   /** stop(), once open requests failed: handlers waiting for input get AGX_CLOSED. */
@@ -298,7 +309,6 @@ export class AgxServing {
 
   dispose() {
     this.#limiter.dispose();
-    this.#gate.dispose();
   }
 
   // --- serving tasks
@@ -311,45 +321,48 @@ export class AgxServing {
     }
   }
 
-  // A task request we may serve (authorized, a handler for it): the flood limits decide between
-  // running it now, queueing it and rejecting it (a failed result with a typed error). An accepted
-  // one is recorded (commit) before its handler can run. Resolves once it ran (or was set aside).
-  async accept(opened, d, commit) {
+  // A task request the machine accepted (authorized, a handler for it, admitted by the flood
+  // limits): its record is written before the marks (record-task, then persist), so a crash at any
+  // point leaves it either unmarked (polled again) or recorded (run again at start).
+  async record(opened, a) {
+    const h = this.#h;
+    const rec = { id: opened.rumor.id, state: 'accepted', wrap: opened.wrap, to: opened.from, taskId: opened.task.taskId, runs: 1, expiresAt: a.until };
+    opened.record = rec;
+    if (!h.durable) return;
+    try {
+      await h.store.putTask(rec);
+    } catch (err) {
+      h.report(err);
+    }
+  }
+
+  // The machine's verdict on a task request we serve: run it now, queue it, or reject it (a failed
+  // result with a typed error). Resolves once it ran (or was set aside).
+  async accept(opened, a) {
     const h = this.#h;
     const from = opened.from;
-    const now = h.clock();
-    // A full replay store: refused before the gate counts it (commit says so; nothing runs). From
-    // here to the commit below nothing awaits, so the room cannot go meanwhile.
-    if (!h.guard.hasRoom(now)) {
-      await commit(null);
-      return;
-    }
-    const rec = {
-      id: opened.rumor.id,
-      state: 'accepted',
-      wrap: opened.wrap,
-      to: from,
-      taskId: opened.task.taskId,
-      runs: 1,
-      // Until the request wrap expires (no poll can fetch it after that), at least the retention.
-      expiresAt: Math.max(now + SEEN_RETENTION, Number.isSafeInteger(opened.wrapExpiresAt) ? opened.wrapExpiresAt : 0),
-    };
-    let finish;
-    const ran = new Promise((r) => (finish = r));
-    const entry = { peer: from, finish, start: () => this.#runHandler(opened, d, rec, false) };
-    const verdict = this.#gate.offer(from, now, entry);
-    if (typeof verdict === 'object') {
-      await commit(null);
-      this.#stats.rejected[verdict.rejected]++;
+    if (a.gate === 'rate-limited' || a.gate === 'overloaded') {
+      this.#stats.rejected[a.gate]++;
       const me = await h.whoami();
-      const built = createTaskResultRumor({ taskId: opened.task.taskId, status: 'failed', error: rejectionText(verdict) }, me, from, { now: h.clock() });
+      const built = createTaskResultRumor({ taskId: opened.task.taskId, status: 'failed', error: rejectionText({ rejected: a.gate, retryAfter: a.retryAfter }) }, me, from, { now: h.clock() });
       await this.#reply(built.rumor, from);
       return;
     }
     this.#stats.accepted++;
-    await commit(rec);
-    if (verdict === 'run') this.#launch(entry);
+    const rec = opened.record;
+    let finish;
+    const ran = new Promise((r) => (finish = r));
+    const entry = { peer: from, finish, start: () => this.#runHandler(opened, a, rec, false) };
+    if (a.gate === 'run') this.#launch(entry);
+    else this.#enqueue(a.ticket, entry);
     await ran;
+  }
+
+  // A queued entry: the machine decided before its record and marks were written, so a slot may
+  // have been handed to its ticket meanwhile (ready): it runs now then.
+  #enqueue(ticket, entry) {
+    if (this.#ready.delete(ticket)) this.#launch(entry);
+    else this.#queued.set(ticket, entry);
   }
 
   // Runs a gate entry that holds a slot; when it ends, the slot goes to the next queued entry.
@@ -360,8 +373,13 @@ export class AgxServing {
         .catch((err) => this.#h.report(err))
         .finally(() => {
           entry.finish();
-          const next = this.#gate.release(entry.peer);
-          if (next) this.#launch(next.job);
+          if (this.#h.closed()) return;
+          const ticket = this.#ep.taskDone(entry.peer);
+          if (!ticket) return;
+          const next = this.#queued.get(ticket);
+          this.#queued.delete(ticket);
+          if (next) this.#launch(next);
+          else this.#ready.add(ticket); // its entry is still being recorded: it runs once registered
         }),
     );
   }
@@ -372,7 +390,9 @@ export class AgxServing {
     const now = h.clock();
     let opened;
     try {
-      opened = await h.unwrap(rec.wrap, now);
+      opened = localHandle(h.signer)
+        ? unwrapAgx(rec.wrap, h.signer, { now })
+        : await unwrapAgxAsync(rec.wrap, h.signer, { now, me: await h.whoami(), isSignerUnavailable: h.options.isSignerUnavailable });
     } catch (err) {
       h.report(err);
       // unavailable signer: kept for the next start; a wrap that no longer opens (expired): dropped
@@ -398,7 +418,9 @@ export class AgxServing {
     let finish;
     const ran = new Promise((r) => (finish = r));
     const entry = { peer: rec.to, finish, start: () => this.#runHandler(opened, { handlerKey: key }, again, true) };
-    if (this.#gate.offer(rec.to, now, entry, { admitted: true }) === 'run') this.#launch(entry);
+    const v = JSON.parse(this.#ep.offerRerun(rec.to, h.ms()));
+    if (v.gate === 'run') this.#launch(entry);
+    else this.#enqueue(v.ticket, entry);
     await ran;
   }
 
@@ -465,13 +487,13 @@ export class AgxServing {
 
   // Results no relay accepted: published again after a growing delay (and after every poll).
   #scheduleRetry() {
-    if (this.#retryTimer || this.#h.closed()) return;
+    if (this.#cancelRetry || this.#h.closed()) return;
     const delay = this.#retryDelay;
     this.#retryDelay = Math.min(RETRY_MAX, this.#retryDelay * 2);
-    this.#retryTimer = setTimeout(() => {
-      this.#retryTimer = null;
+    this.#cancelRetry = this.#h.after(delay, () => {
+      this.#cancelRetry = null;
       this.#flushOutbox();
-    }, delay);
+    });
   }
 
   #flushOutbox() {
@@ -551,10 +573,11 @@ export class AgxServing {
     if (o.signal?.aborted) throw new NostrError('ABORTED', 'the input request was aborted', { cause: o.signal.reason });
     const me = await h.whoami();
     const rumor = createTaskStatusRumor({ taskId, status: 'input-required', message: note }, me, from, { now: h.clock() });
-    this.#router.awaitInput(taskId, from);
+    // The machine routes the requester's answer here and holds the wait's deadline.
+    checked(this.#ep.awaitInput(taskId, from, timeout, h.ms()));
+    h.rearm();
     const answer = new Promise((resolve, reject) => {
-      const entry = { from, resolve, reject, timer: null, signal: o.signal, onAbort: null };
-      if (timeout > 0) entry.timer = setTimeout(() => this.#endAwait(taskId, new NostrError('AGX_TIMEOUT', `no input for task ${taskId} within ${timeout} ms`)), timeout);
+      const entry = { from, resolve, reject, timeout, signal: o.signal, onAbort: null };
       if (o.signal) {
         entry.onAbort = () => this.#endAwait(taskId, new NostrError('ABORTED', 'the input request was aborted', { cause: o.signal.reason }));
         o.signal.addEventListener('abort', entry.onAbort, { once: true });
@@ -577,8 +600,10 @@ export class AgxServing {
     const a = this.#awaiting.get(taskId);
     if (!a) return false;
     this.#awaiting.delete(taskId);
-    this.#router.endAwait(taskId);
-    clearTimeout(a.timer);
+    if (!this.#h.closed()) {
+      this.#ep.endAwait(taskId);
+      this.#h.rearm();
+    }
     if (a.signal && a.onAbort) a.signal.removeEventListener('abort', a.onAbort);
     if (answer) a.resolve(answer.input);
     else a.reject(err);

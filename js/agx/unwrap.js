@@ -73,7 +73,14 @@ function unavailableError(err) {
   return e;
 }
 
-async function signerDecrypt(signer, pubkey, payload, classify) {
+/** A typed error from the core's verdict on a wrap (the endpoint's): code, message, and its disposition. */
+export function unwrapError(code, message, verdict) {
+  const disposition = verdict === 'discarded' ? 'discard' : verdict === 'invalid' ? 'ignore' : 'retry';
+  return invalid(new NostrError(code ?? 'INTERNAL', message ?? String(verdict)), disposition);
+}
+
+/** One layer opened by an external signer: 'discard' errors for bad input, unavailable ones to retry. */
+export async function signerDecrypt(signer, pubkey, payload, classify) {
   let text;
   try {
     text = await signer.nip44Decrypt(pubkey, payload);

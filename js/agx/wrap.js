@@ -7,6 +7,7 @@ import { core, checked, putSecret } from '../core.js';
 import { NostrError } from '../errors.js';
 import { signerPublicKey } from '../keys.js';
 import { isSigner } from '../signer.js';
+import { constants } from './endpoint.js';
 import { WRAP_RANDOM, localHandle, nowOf, peerHex, randomBytes, tick } from './util.js';
 
 const DEFAULT_SLICE = 1024;
@@ -28,8 +29,9 @@ function rumorJson(rumor) {
 export async function sealWithSigner(rumor, signer, to, now) {
   const pubkey = await signerPublicKey(signer);
   if (rumor?.pubkey !== pubkey) throw new NostrError('INVALID_ARGUMENT', "the rumor's author is not this signer");
-  if (rumor.kind !== 3838 && rumor.kind !== 3839)
-    throw new NostrError('INVALID_ARGUMENT', 'AGX wraps only message (3838) and receipt (3839) rumors');
+  const { kinds } = constants();
+  if (rumor.kind !== kinds.message && rumor.kind !== kinds.receipt)
+    throw new NostrError('INVALID_ARGUMENT', `AGX wraps only message (${kinds.message}) and receipt (${kinds.receipt}) rumors`);
   const ps = (rumor.tags ?? []).filter((t) => Array.isArray(t) && t[0] === 'p');
   if (ps.length !== 1 || ps[0][1] !== to)
     throw new NostrError('INVALID_ARGUMENT', 'the rumor must carry exactly one p tag, the recipient');

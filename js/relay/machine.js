@@ -220,13 +220,19 @@ export class SubscriptionMachine {
    * one by one would give them, with the signatures of the delivered events checked together
    * (BIP-340 batch verification in the core). lastAt(i) has the strings of outcome i. Elements
    * [n, 2n) are the number of managed actions decided up to each outcome. The delivered events,
-   * in order, are in batchEvents() until the next feedBatch.
+   * in order, are in batchEvents() until the next feedBatch. valid: what verification workers
+   * found (js/relay/verify-workers.js), one character per frame, '1' for an EVENT frame whose
+   * event verified there: its signature is not checked again.
    */
-  feedBatch(relay, texts, nowMs = 0) {
+  feedBatch(relay, texts, nowMs = 0, valid = undefined) {
     this._local = undefined;
     const n = texts.length;
     const total = writeScratchRecords(texts);
-    if (this._c.relaySubsFeedBatchScratch(this._h, relay, n, total, nowMs) !== 0) throwLastError();
+    const code =
+      valid === undefined
+        ? this._c.relaySubsFeedBatchScratch(this._h, relay, n, total, nowMs)
+        : this._c.relaySubsFeedBatchVerifiedScratch(this._h, relay, n, total, nowMs, valid);
+    if (code !== 0) throwLastError();
     const b = scratchBytes(0, 8 * n);
     const packed = new Int32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.length));
     this._batchEvents = readEvents((8 * n + 7) & ~7);

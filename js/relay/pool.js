@@ -30,6 +30,7 @@ import { isReady } from '../core.js';
 import { Subscription } from './subscription.js';
 import { CLOSED, Clock, TIMEOUT, abortError } from './wait.js';
 import { resolveWebSocket } from './websocket.js';
+import { verifyWorkersFor } from './verify-workers.js';
 
 const DEFAULTS = {
   relays: [],
@@ -133,6 +134,7 @@ export class RelayPool {
     this._closing = null;
     this._ws = null;
     this.stats = { frames: 0, batched: 0, delivered: 0, dropped: Object.fromEntries(DROP_REASONS.map((r) => [r, 0])) };
+    this._verifier = verifyWorkersFor(this, this._opts.verifyWorkers); // null unless asked for
   }
 
   get closed() {
@@ -412,24 +414,33 @@ export class RelayPool {
     if (!queue) {
       queue = [];
       this._backlog.set(conn, queue);
-      queueMicrotask(() => this._flushFrames(conn));
+      queueMicrotask(() => this._flushFrames(conn, true));
     }
     queue.push(data);
   }
 
-  _flushFrames(conn) {
+  // endOfTask: the flush _onFrame scheduled; else a disconnect or an unbatchable frame, which
+  // must find every earlier frame fed.
+  _flushFrames(conn, endOfTask = false) {
     const frames = this._backlog.get(conn);
-    if (!frames) return;
     this._backlog.delete(conn);
     if (this._closed) return; // as a frame arriving after close(): the machine is gone
+    if (this._verifier?.take(conn, frames, endOfTask)) return; // verify-workers.js: checked in workers, fed in order
+    if (!frames) return;
     if (frames.length === 1) {
       this._onFrameNow(conn, frames[0]);
       return;
     }
+    this._feedBatch(conn, frames);
+  }
+
+  // Frames of one connection fed to the core together, in order; valid: a verification worker's
+  // answer for them (verify-workers.js feeds its batches through here too), else undefined.
+  _feedBatch(conn, frames, valid = undefined) {
     const m = this._machine;
     const n = frames.length;
     this.stats.batched += n;
-    const packed = m.feedBatch(conn.idx, frames, this._clock.now());
+    const packed = m.feedBatch(conn.idx, frames, this._clock.now(), valid);
     const events = m.batchEvents();
     let delivered = 0;
     // The actions of the whole batch, run after the outcome that decided each (marks at [n, 2n)).

@@ -36,6 +36,7 @@ export function poolOptions(opts, extra = {}) {
   if (ws !== undefined) o.WebSocket = ws;
   if (opts.enableReconnect === false) o.reconnect = false;
   if (opts.enablePing === false) o.ping = false;
+  if (opts.verifyWorkers !== undefined) o.verifyWorkers = opts.verifyWorkers; // RelayPool's option
   return o;
 }
 

@@ -199,7 +199,15 @@ outcome subscriptions::feed(std::string_view relay, std::string_view frame, std:
 }
 
 std::vector<outcome> subscriptions::feed_batch(std::string_view relay, const std::vector<std::string_view>& frames,
-                                               std::int64_t now_ms, std::vector<std::size_t>* marks) {
+                                               const std::vector<std::uint8_t>& known_valid) {
+  return feed_batch(relay, frames, 0, nullptr, known_valid);
+}
+
+std::vector<outcome> subscriptions::feed_batch(std::string_view relay, const std::vector<std::string_view>& frames,
+                                               std::int64_t now_ms, std::vector<std::size_t>* marks,
+                                               const std::vector<std::uint8_t>& known_valid) {
+  static const result<void> valid;  // the result verify() gave elsewhere for known_valid frames
+  constexpr std::size_t kKnown = SIZE_MAX - 1;
   now_ms_ = now_ms;
   const std::size_t n = frames.size();
   if (marks) marks->assign(n, 0);
@@ -215,6 +223,10 @@ std::vector<outcome> subscriptions::feed_batch(std::string_view relay, const std
     early[i] = decode(relay, frames[i], msgs[i]);
     if (early[i]) continue;
     if (auto* ev = std::get_if<relay_event>(&msgs[i]); ev && wants_verify(relay, *ev)) {
+      if (i < known_valid.size() && known_valid[i]) {
+        verify_at[i] = kKnown;
+        continue;
+      }
       verify_at[i] = to_verify.size();
       to_verify.push_back(&ev->ev);
     }
@@ -224,7 +236,11 @@ std::vector<outcome> subscriptions::feed_batch(std::string_view relay, const std
   out.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {
     if (early[i]) out.push_back(std::move(*early[i]));
-    else out.push_back(dispatch(relay, std::move(msgs[i]), verify_at[i] == SIZE_MAX ? nullptr : &verified[verify_at[i]]));
+    else
+      out.push_back(dispatch(relay, std::move(msgs[i]),
+                             verify_at[i] == SIZE_MAX ? nullptr
+                             : verify_at[i] == kKnown ? &valid
+                                                      : &verified[verify_at[i]]));
     if (marks) (*marks)[i] = actions_.size();
   }
   return out;

@@ -161,9 +161,15 @@ class subscriptions {
   // is faster for a backlog (stored events before EOSE, a query's results).
   // marks, when given: the number of actions decided after each outcome (actions of outcome i are
   // [marks[i-1], marks[i]) of take_actions()), so the pool keeps them in order with deliveries.
+  // known_valid, when given: frames some of which were verified elsewhere on these very bytes (a
+  // worker, js/relay/verify-workers.js): known_valid[i] != 0 says frame i is an EVENT whose
+  // verify() succeeded, so it is not checked again; the others are checked here.
   std::vector<outcome> feed_batch(std::string_view relay, const std::vector<std::string_view>& frames,
-                                  std::int64_t now_ms = 0, std::vector<std::size_t>* marks = nullptr);
+                                  std::int64_t now_ms = 0, std::vector<std::size_t>* marks = nullptr,
+                                  const std::vector<std::uint8_t>& known_valid = {});
   std::vector<outcome> feed_batch(std::string_view relay, const std::vector<std::string>& frames);
+  std::vector<outcome> feed_batch(std::string_view relay, const std::vector<std::string_view>& frames,
+                                  const std::vector<std::uint8_t>& known_valid);
 
   // --- Managed API (times in ms; `since` uses now_ms / 1000).
 

@@ -44,6 +44,11 @@ test('every entry of the AGX rule-to-test table names existing tests', () => {
   assert.deepEqual(missing, []);
 });
 
+test('every rule of the table has a native (GoogleTest) test', () => {
+  const jsOnly = RULES.filter((r) => !r.tests.some((t) => t.startsWith('native:'))).map((r) => r.rule);
+  assert.deepEqual(jsOnly, []);
+});
+
 test('the checker itself fails on a missing name', () => {
   assert.equal(jsTitles('agx-client.test.js').has('no such test'), false);
   assert.equal(nativeNames.has('agx_envelope_test.no_such_test'), false);

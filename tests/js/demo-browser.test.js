@@ -1,4 +1,4 @@
-// The demo page in browser engines (Chromium, Firefox ESR; WebKitGTK pending, see the end; ../support/engines.js)
+// The demo page in three browser engines (Chromium, Firefox ESR, WebKitGTK: ../support/engines.js)
 // against the demo as `npm run demo` starts it: our dev relay, the demo agent (its offline model)
 // and the demo's static server, fresh for each engine. Screenshots go to
 // build/test-artifacts/demo/<engine>/.
@@ -117,7 +117,9 @@ forEachEngine((engine) => {
     assert.match(await page.text('#identity-line'), /for this tab only/);
     assert.deepEqual(Object.keys(JSON.parse(await storage(page)).local).sort(), ['nostr-agents-demo:identity', 'nostr-agents-demo:relays']);
     assert.equal(await page.visible({ label: 'Passphrase to remember this key with (NIP-49)' }), true);
-    assert.ok(!(await fetchedPaths(page)).some((f) => f.includes('nip49')), 'NIP-49 is not loaded for a tab key');
+    const fetched = await fetchedPaths(page);
+    assert.ok(!fetched.some((f) => f.includes('nip49')), 'NIP-49 is not loaded for a tab key');
+    assert.deepEqual(fetched.filter((f) => f.endsWith('.wasm')), ['/dist/core.wasm'], 'the page fetched its WASM once');
     assert.equal(await page.value('#agent-select'), agent.pubkey);
     await page.waitForTarget({ text: 'calculator, clock, unit_converter' });
     await page.waitForSelector('#relay-list .dot[data-state="open"]');
@@ -198,8 +200,11 @@ forEachEngine((engine) => {
 
   test('the AGX panel finds the Agent Card and completes a math.eval task', { timeout: 90_000 }, async () => {
     assert.equal(await page.value({ label: 'Agent npub' }), agent.npub);
+    const agxLazy = '/web-demo/agx-lazy.js';
+    assert.ok(!(await fetchedPaths(page)).includes(agxLazy), "the AGX panel's code is not loaded before the panel is used");
     await page.click({ role: 'button', name: 'Look up card' });
     await page.waitForTarget('#card-view dl');
+    assert.ok((await fetchedPaths(page)).includes(agxLazy), 'it is loaded for the card lookup');
     assert.match(await page.text('#card-view'), /math\.eval, demo\.echo/);
     await page.fill({ label: 'Capability' }, 'math.eval');
     await page.fill({ label: 'Payload (JSON)' }, '{"expression": "6 * (3 + 4)"}');
@@ -324,7 +329,7 @@ forEachEngine((engine) => {
       assert.equal(await page.read(privacy, (el) => !el.disabled), true);
       await page.check(privacy, true);
       await chat(page, 'calculate 6 * 7');
-      assert.match(await page.text(`${LAST} .body`), /= 42$/);
+      assert.match(await page.text(`${LAST} .body`), /= 42$/, await page.read(LAST, (el) => el.innerText));
       assert.equal(await page.attribute(`${LAST} .run-status`, 'data-state'), 'done');
       assert.equal(await page.count(`${LAST} .tool-card[data-tool="calculator"]`), 1, 'the tool card shows (without arguments: private telemetry)');
       assert.equal(await page.text(`${LAST} .msg.agent .who`), 'Agent · private (NIP-59)');
@@ -357,16 +362,32 @@ forEachEngine((engine) => {
     // MiniBrowser (WebKitGTK) keeps its window at least 447 px wide: the narrowest it goes.
     t.diagnostic(`${engine.browser.label}: viewport ${size.width}×${size.height}`);
     assert.ok(size.width <= 447, `viewport ${size.width} px wide`);
-    await reloadUnlocked(page);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    const wide = overflow > 0 ? await page.evaluate(() => [...document.querySelectorAll('body *')].filter((el) => el.getBoundingClientRect().right > innerWidth).slice(0, 8).map((el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className && typeof el.className === 'string' ? `.${el.className.trim().split(/\s+/).join('.')}` : ''} right=${Math.round(el.getBoundingClientRect().right)}`)) : [];
-    assert.ok(overflow <= 0, `page wider than the screen by ${overflow} px: ${wide.join(', ')}`);
-    await page.type(MESSAGE, 'calculate 1+1');
-    await page.press(MESSAGE, 'Enter'); // Enter sends
-    await page.waitFor(() => document.querySelector('#transcript > li:last-child .run-status')?.dataset.state === 'done', null, { timeoutMs: 30_000, what: 'the run to end' });
-    assert.match(await page.text(`${LAST} .body`), /= 2$/);
-    await shot(page, 'phone');
-    assert.deepEqual(await page.problems(), []);
+    try {
+      await reloadUnlocked(page);
+      await page.waitForSelector('body[data-restored]'); // the whole transcript, as the user sees it
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      // What sticks out: elements past the right edge, and elements whose own content (text too) overflows them.
+      const wide =
+        overflow > 0
+          ? await page.evaluate(() => {
+              const name = (el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className && typeof el.className === 'string' ? `.${el.className.trim().split(/\s+/).join('.')}` : ''}`;
+              const all = [...document.querySelectorAll('body *')];
+              return [
+                ...all.filter((el) => el.getBoundingClientRect().right > innerWidth).map((el) => `${name(el)} right=${Math.round(el.getBoundingClientRect().right)}`),
+                ...all.filter((el) => el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX === 'visible').map((el) => `${name(el)} content ${el.scrollWidth} > ${el.clientWidth}`),
+              ].slice(0, 12);
+            })
+          : [];
+      assert.ok(overflow <= 0, `page wider than the screen by ${overflow} px: ${wide.join(', ')}`);
+      await page.type(MESSAGE, 'calculate 1+1');
+      await page.press(MESSAGE, 'Enter'); // Enter sends
+      await page.waitFor(() => document.querySelector('#transcript > li:last-child .run-status')?.dataset.state === 'done', null, { timeoutMs: 30_000, what: 'the run to end' });
+      assert.match(await page.text(`${LAST} .body`), /= 2$/);
+      await shot(page, 'phone');
+      assert.deepEqual(await page.problems(), []);
+    } finally {
+      await page.setViewport(1280, 720); // the later tests at the size they were written for
+    }
   });
 
   test('NIP-07: an injected window.nostr signs and decrypts; the page never holds a key', { timeout: 60_000 }, async () => {
@@ -625,8 +646,4 @@ forEachEngine((engine) => {
       await site3.close();
     }
   });
-}, {
-  // Open (engines branch, 2026-12-02): in WebKitGTK 2.50 the page is 10 px wider than a 447 px
-  // window, and the NIP-07 test (window.nostr bridged through the WebDriver proxy) times out.
-  pending: { webkit: 'WebKitGTK: phone-width overflow and the NIP-07 bridge are open (see the comment here)' },
 });

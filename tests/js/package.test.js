@@ -50,10 +50,29 @@ function expectedFiles() {
     }
   };
   walk('js');
+  // The guides README links to (docs/*.md): shipped, so the links work wherever the package is read.
+  for (const f of readdirSync(path.join(repoRoot, 'docs'))) if (f.endsWith('.md')) out.push(`docs/${f}`);
   // npm always ships these when they exist.
   for (const f of readdirSync(repoRoot)) if (/^(README|LICEN[CS]E)(\.|$)/i.test(f)) out.push(f);
   return out.sort();
 }
+
+test("every relative link of the shipped README and docs/ leads to a file in the tarball (README's docs/ links work on npm)", TIMEOUT, async () => {
+  const docs = pkg.files.filter((f) => /^(README\.md|docs\/[^/]+\.md)$/.test(f));
+  assert.ok(docs.includes('README.md') && docs.some((f) => f.startsWith('docs/')), JSON.stringify(docs));
+  const links = [];
+  for (const f of docs) {
+    const text = await readFile(path.join(pkg.pkgDir, f), 'utf8');
+    // Markdown links and images, [text](target) and reference definitions [x]: target.
+    for (const [, target] of text.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)|^\s*\[[^\]]+\]:\s*(\S+)/gm)) {
+      if (!target || /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('#')) continue; // a URL or an anchor on the page
+      links.push([f, target, path.posix.normalize(path.posix.join(path.posix.dirname(f), decodeURIComponent(target.split('#')[0])))]);
+    }
+  }
+  assert.ok(links.some(([f, , to]) => f === 'README.md' && to.startsWith('docs/')), 'README links to docs/');
+  const broken = links.filter(([, , to]) => !pkg.files.includes(to));
+  assert.deepEqual(broken.map(([f, target]) => `${f} -> ${target}`), []);
+});
 
 /** Runs tests/support/consumer/node-check.js in the scratch project; returns its JSON report. */
 async function nodeCheck(specifier) {

@@ -25,6 +25,8 @@ export const DIST_FILES = [
   'dist/core-lite.wasm',
   'dist/lite.browser.js',
   'dist/lite.node.js',
+  // RelayPool's verifyWorkers: the worker script beside the bundles that start it.
+  'dist/verify-worker.js',
 ];
 // Each JS file of dist/ ships its source map (scripts/bundle.mjs).
 DIST_FILES.push(...DIST_FILES.filter((f) => /\.m?js$/.test(f)).map((f) => `${f}.map`));

@@ -56,13 +56,14 @@ result<void> public_rules(const event& wrap, std::string_view me_hex, std::int64
 
 }  // namespace
 
-result<void> check_wrap(const event& wrap, std::string_view me_hex, std::int64_t now) {
+result<void> check_wrap(const event& wrap, std::string_view me_hex, std::int64_t now, bool verify_signature) {
   if (wrap.kind != kGiftWrapKind) return make_error(errc::nip59_not_gift_wrap, "gift wrap must be kind 1059");
   NOSTR_TRY(validate_shape(wrap));
   if (me_hex.empty()) return make_error(errc::invalid_argument, "our pubkey is required");
   NOSTR_TRY(public_rules(wrap, me_hex, now));
-  // Last, the signature (the one public check that costs a verification).
-  return nip59::check_wrap(wrap);
+  // Last, the signature (the one public check that costs a verification), unless the layer that
+  // delivered the wrap verified it already (the pool's feed): checked once.
+  return nip59::check_wrap(wrap, verify_signature);
 }
 
 result<void> relay_accepts(const event& e, std::int64_t now) {

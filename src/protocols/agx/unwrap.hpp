@@ -31,7 +31,9 @@ struct opened_wrap {
 };
 
 // The public checks (everything before decryption). me_hex: our pubkey, 64 lowercase hex.
-result<void> check_wrap(const event& wrap, std::string_view me_hex, std::int64_t now);
+// verify_signature false: the id and signature were verified by the layer that delivered the wrap
+// (the relay pool's feed), so they are not verified twice; the shape and id format still are.
+result<void> check_wrap(const event& wrap, std::string_view me_hex, std::int64_t now, bool verify_signature = true);
 
 // A relay's write policy for AGX traffic (SPEC.md "Retention": SHOULD reject wraps without an
 // expiration or beyond the cap; "Anti-spam": MAY reject below the PoW floor). Kind 1059 events get

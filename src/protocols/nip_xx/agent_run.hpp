@@ -9,16 +9,10 @@
 
 #include "event/event.hpp"
 #include "protocols/nip_xx/kinds.hpp"
+#include "protocols/nip_xx/outgoing.hpp"
 #include "protocols/nip_xx/payload.hpp"
 
 namespace nostr::nip_xx {
-
-// An event to encrypt to the client, sign and publish.
-struct outgoing {
-  kind k;
-  tag_list tags;
-  std::string plaintext;
-};
 
 class agent_run {
  public:

@@ -37,11 +37,45 @@ result<text_view> visible_text(kind k, const std::string& text) {
 }
 
 client_run::client_run(std::string prompt_id, std::string agent_pubkey, std::string client_pubkey,
-                       std::int64_t terminal_grace_ms)
+                       std::int64_t terminal_grace_ms, std::int64_t idle_timeout_ms)
     : prompt_id_(std::move(prompt_id)),
       agent_(std::move(agent_pubkey)),
       client_(std::move(client_pubkey)),
-      terminal_grace_ms_(terminal_grace_ms < 0 ? 0 : terminal_grace_ms) {}
+      terminal_grace_ms_(terminal_grace_ms < 0 ? 0 : terminal_grace_ms),
+      idle_timeout_ms_(idle_timeout_ms < 0 ? 0 : idle_timeout_ms) {}
+
+void client_run::start(std::int64_t now_ms) {
+  if (idle_timeout_ms_ > 0 && !closed_) idle_at_ms_ = now_ms + idle_timeout_ms_;
+}
+
+void client_run::cancel_sent(std::int64_t now_ms, std::int64_t timeout_ms) {
+  if (closed_ || cancel_at_ms_) return;
+  cancel_at_ms_ = now_ms + (timeout_ms < 0 ? 0 : timeout_ms);
+}
+
+std::optional<std::int64_t> client_run::next_deadline() const {
+  if (closed_) return std::nullopt;
+  // With a terminal the grace alone decides: the newest terminal by then is the outcome.
+  if (terminal_) return settle_at_ms();
+  std::optional<std::int64_t> at = idle_at_ms_;
+  if (cancel_at_ms_ && (!at || *cancel_at_ms_ < *at)) at = cancel_at_ms_;
+  return at;
+}
+
+timeout_outcome client_run::handle_timeout(std::int64_t now_ms) {
+  auto at = next_deadline();
+  if (!at || *at > now_ms) return timeout_outcome::none;
+  closed_ = true;
+  if (terminal_) return timeout_outcome::settled;
+  if (cancel_at_ms_ && *cancel_at_ms_ <= now_ms) return timeout_outcome::cancel_unconfirmed;
+  return timeout_outcome::idle;
+}
+
+bool client_run::names_run(const event& e) const {
+  for (const auto& t : e.tags)
+    if (t.size() >= 4 && t[0] == "e" && t[3] == "root") return t[1] == prompt_id_;
+  return false;
+}
 
 std::optional<std::int64_t> client_run::settle_at_ms() const {
   if (!first_terminal_at_ms_) return std::nullopt;
@@ -49,6 +83,14 @@ std::optional<std::int64_t> client_run::settle_at_ms() const {
 }
 
 run_update client_run::on_event(const event& e, std::string_view plaintext, std::int64_t now_ms) {
+  if (closed_) return ignored("the run is closed");
+  run_update u = apply(e, plaintext, now_ms);
+  bool applied = u.type != update_kind::ignored && u.type != update_kind::rejected;
+  if (applied && idle_at_ms_) idle_at_ms_ = now_ms + idle_timeout_ms_;
+  return u;
+}
+
+run_update client_run::apply(const event& e, std::string_view plaintext, std::int64_t now_ms) {
   auto k = kind_from(e.kind);
   if (!k || !is_run_event(*k)) return ignored("not an agent run event kind");
   if (e.pubkey != agent_) return ignored("author is not the agent");
@@ -119,7 +161,11 @@ run_update client_run::on_delta(const event& e, const delta_payload& d) {
 
   if (mode == seq_mode::without_seq) {
     mode_ = mode;
-    if (!view->thinking) plain_deltas_.insert(plain_delta{e.created_at, e.id, view->text});
+    if (!view->thinking) {
+      auto [at, inserted] = plain_deltas_.insert(plain_delta{e.created_at, e.id, view->text});
+      if (std::next(at) == plain_deltas_.end()) u.append = view->text;
+      else u.text_reset = true;
+    }
     return u;
   }
 
@@ -139,7 +185,11 @@ run_update client_run::on_delta(const event& e, const delta_payload& d) {
     if (prev->second.created_at > e.created_at) return invalid("seq is not increasing with created_at");
   }
   mode_ = mode;
-  seq_deltas_.emplace(seq, seq_delta{e.created_at, e.id, view->thinking ? std::string{} : view->text});
+  auto at = seq_deltas_.emplace(seq, seq_delta{e.created_at, e.id, view->thinking ? std::string{} : view->text}).first;
+  if (std::next(at) == seq_deltas_.end()) u.append = at->second.text;
+  else u.text_reset = true;
+  while (seq_deltas_.count(contiguous_)) ++contiguous_;
+  u.degraded = degraded();
   return u;
 }
 
@@ -183,13 +233,11 @@ std::string client_run::text() const {
   return out;
 }
 
+// seq are >= 0 (the payload schema), so a gap exists exactly when some seq lies past the
+// contiguous prefix 0..contiguous_-1.
 std::optional<std::int64_t> client_run::next_missing_seq() const {
-  std::int64_t expect = 0;
-  for (const auto& entry : seq_deltas_) {
-    if (entry.first != expect) return expect;
-    ++expect;
-  }
-  return std::nullopt;
+  if (seq_deltas_.size() == static_cast<std::size_t>(contiguous_)) return std::nullopt;
+  return contiguous_;
 }
 
 bool client_run::degraded() const { return next_missing_seq().has_value(); }

@@ -13,6 +13,10 @@
 //   first terminal (settle_at_ms), whoever sent what: a relay may deliver an older terminal first,
 //   another device may have cancelled, two instances of one agent may both answer;
 // - the final text comes from ai.response only.
+// It also owns the run's deadlines (sans-IO: the driver passes now_ms and arms one timer at
+// next_deadline(), then calls handle_timeout): the terminal grace, the idle timeout (no event of
+// the run for idle_timeout_ms: RUN_INCOMPLETE) and the wait for the agent's CANCELLED after an
+// ai.cancel. Once closed (a timeout ended it, or close()), it takes no event and fires no deadline.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -23,6 +27,7 @@
 #include <vector>
 
 #include "event/event.hpp"
+#include "protocols/nip_xx/constants.hpp"
 #include "protocols/nip_xx/kinds.hpp"
 #include "protocols/nip_xx/payload.hpp"
 
@@ -46,12 +51,21 @@ struct run_update {
   std::optional<std::string> thinking;  // delta: a thinking block (envelope mode=thinking), not answer text
   bool replaced = false;  // terminal: it replaced an earlier terminal
   std::string replaced_id;  // terminal, replaced: the event id of the terminal it replaced
+  // delta: how the rendered text changed, handed out incrementally (a long answer is not copied
+  // whole per delta): `append` is added at the end, unless text_reset (a delta landed before the
+  // end: the whole text() is to be read again).
+  std::string append;
+  bool text_reset = false;
+  bool degraded = false;  // delta: the run's gap state after it
 };
 
-// How long a run keeps listening after its first terminal for a newer one (ms). created_at has a
-// one-second resolution, so a competing terminal (a response/cancel race, a second instance of the
-// agent) is signed within about a second of the first; the relays deliver it within the rest.
-inline constexpr std::int64_t default_terminal_grace_ms = 1500;
+// What handle_timeout found due.
+enum class timeout_outcome {
+  none,                // nothing due (or the run is closed)
+  settled,             // the grace after the first terminal ended: terminal() is the outcome
+  idle,                // no event of the run for idle_timeout_ms: RUN_INCOMPLETE
+  cancel_unconfirmed,  // no terminal within the cancel timeout after an ai.cancel: CANCELLED
+};
 
 struct terminal_state {
   kind k = kind::response;
@@ -64,8 +78,10 @@ struct terminal_state {
 class client_run {
  public:
   // terminal_grace_ms: see settle_at_ms (0: the first terminal settles the run at once).
+  // idle_timeout_ms: 0 turns the idle deadline off.
   client_run(std::string prompt_id, std::string agent_pubkey, std::string client_pubkey,
-             std::int64_t terminal_grace_ms = default_terminal_grace_ms);
+             std::int64_t terminal_grace_ms = default_terminal_grace_ms,
+             std::int64_t idle_timeout_ms = default_idle_timeout_ms);
 
   // e: the received event (signature already verified); plaintext: its decrypted content;
   // now_ms: the local time it arrived (any monotonic ms clock; only settle_at_ms uses it).
@@ -76,6 +92,27 @@ class client_run {
   // moving this deadline: a stream of ever newer terminals cannot keep a run open).
   std::optional<std::int64_t> settle_at_ms() const;
   std::int64_t terminal_grace_ms() const { return terminal_grace_ms_; }
+
+  // The driver is listening from now_ms on: the idle deadline starts (every event of the run
+  // that is applied moves it).
+  void start(std::int64_t now_ms);
+  // Whether an ai.cancel may still go out: the run is open and has no terminal yet (once a
+  // terminal is shown, a cancel would only race it).
+  bool may_cancel() const { return !closed_ && !terminal_; }
+  // An ai.cancel was sent at now_ms: without a terminal by now_ms + timeout_ms the run ends
+  // CANCELLED (cancel_unconfirmed).
+  void cancel_sent(std::int64_t now_ms, std::int64_t timeout_ms);
+  // The earliest pending deadline (ms), or nullopt (closed, or nothing armed).
+  std::optional<std::int64_t> next_deadline() const;
+  // Fires what is due at now_ms; any outcome but none closes the run.
+  timeout_outcome handle_timeout(std::int64_t now_ms);
+  // The driver ended the run itself (a local failure): no event or deadline is taken afterwards.
+  void close() { closed_ = true; }
+  bool closed() const { return closed_; }
+
+  // Whether e names this run (its e root tag is the prompt): the driver decrypts only what names
+  // the run (a gift-wrapped rumor, an event of a shared subscription); on_event judges the rest.
+  bool names_run(const event& e) const;
 
   const std::string& prompt_id() const { return prompt_id_; }
   // Best-effort rendering of the deltas so far, in order (gaps skipped).
@@ -100,6 +137,7 @@ class client_run {
     std::string text;
   };
 
+  run_update apply(const event& e, std::string_view plaintext, std::int64_t now_ms);
   run_update on_delta(const event& e, const delta_payload& d);
   run_update on_terminal(const event& e, std::string_view plaintext);
 
@@ -111,6 +149,11 @@ class client_run {
   std::optional<terminal_state> terminal_;
   std::int64_t terminal_grace_ms_;
   std::optional<std::int64_t> first_terminal_at_ms_;
+  std::int64_t idle_timeout_ms_;
+  std::optional<std::int64_t> idle_at_ms_;
+  std::optional<std::int64_t> cancel_at_ms_;
+  bool closed_ = false;
+  std::int64_t contiguous_ = 0;  // seq 0..contiguous_-1 are all present
 };
 
 // The visible text of a delta or response `text` field: plain text as it is, or the `text`

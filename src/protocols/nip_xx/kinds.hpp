@@ -29,6 +29,12 @@ inline bool is_terminal(kind k) { return k == kind::response || k == kind::error
 // Encrypted kinds (all but ai.info) carry ["encryption","nip44"] and a NIP-44 payload.
 inline bool is_encrypted(kind k) { return k != kind::info; }
 
+// Kinds a relay must keep for the seed's recovery (Session recovery recipe: prompts by #s, each
+// run's latest terminal by #e root). They sit in NIP-01's ephemeral range (20000-29999), so only a
+// relay told to store them does (the dev relay's storeKinds); status, delta and tool_call are
+// ephemeral by the seed itself.
+inline bool is_durable(kind k) { return k == kind::prompt || is_terminal(k); }
+
 // Events the agent sends about a run (they carry the e root tag and p = client).
 inline bool is_run_event(kind k) {
   return k == kind::status || k == kind::delta || k == kind::response || k == kind::tool_call || k == kind::error;

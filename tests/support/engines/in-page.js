@@ -96,3 +96,37 @@ export function captureProblems() {
 
 /** `fn` as a statement that defines it in the page by its own name. */
 export const define = (fn) => `const ${fn.name} = ${fn};`;
+
+/**
+ * Resolves true once the element `target` names is where a click at its centre reaches it and has
+ * not moved for two animation frames (scrolled into view first), false if that does not happen
+ * within `ms`. What Playwright checks before it clicks; classic WebDriver (WebKit) does not, so a
+ * layout shift between its scroll and its click (a transcript restored above the button) sends
+ * the click elsewhere. Self-contained, like resolveTarget (which it expects beside it in the page).
+ */
+export function settledForClick(target, ms) {
+  const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+  const deadline = Date.now() + ms;
+  const box = (el) => {
+    const r = el.getBoundingClientRect();
+    return [r.x, r.y, r.width, r.height].map(Math.round).join();
+  };
+  return (async () => {
+    for (;;) {
+      // eslint-disable-next-line no-undef
+      const el = resolveTarget(target);
+      if (el) {
+        el.scrollIntoView({ block: 'center', inline: 'center' });
+        const before = box(el);
+        await frame();
+        await frame();
+        const r = el.getBoundingClientRect();
+        const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+        if (box(el) === before && hit && (hit === el || el.contains(hit))) return true;
+      }
+      if (Date.now() > deadline) return false;
+      await new Promise((r) => setTimeout(r, 30));
+    }
+  })();
+}
+

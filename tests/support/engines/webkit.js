@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { WASM_PROBE } from '../chromium.js';
-import { captureProblems } from './in-page.js';
+import { captureProblems, define, resolveTarget, settledForClick } from './in-page.js';
 import { KEYS, Page, resolveExpression } from './page.js';
 import { PREFIX, startWebKitProxy } from './webkit-proxy.js';
 
@@ -17,6 +17,7 @@ const ELEMENT = 'element-6066-11e4-a52e-4f735466cecf'; // the W3C web element re
 const VIEWPORT = { width: 1280, height: 720 }; // Playwright's default, so layouts match Chromium's
 
 // Collects what the page's injected capture script recorded (see in-page.js captureProblems).
+const SETTLED = `${define(resolveTarget)}${define(settledForClick)}`;
 const DRAIN = '(window.__enginesProblems ? window.__enginesProblems.splice(0) : [])';
 
 class WebKitPage extends Page {
@@ -92,7 +93,13 @@ Promise.resolve().then(() => (${expression})).then(
         return wd('POST', `${option}/click`, {});
       }
       const el = await this.element(resolveExpression(target));
-      if (kind === 'click') return wd('POST', `${el}/click`, {});
+      if (kind === 'click') {
+        // Classic WebDriver clicks at wherever the element is when it scrolled it into view: wait
+        // until it stays put and a click there reaches it (see in-page.js settledForClick).
+        const script = `const done = arguments[arguments.length - 1]; ${SETTLED} settledForClick(${JSON.stringify(target)}, 5000).then(done, () => done(false));`;
+        await wd('POST', '/execute/async', { script, args: [] });
+        return wd('POST', `${el}/click`, {});
+      }
       // WebKitWebDriver drops a '\n' in the text it types: send it as the Enter key, which is what
       // typing a line break is (a new line in a textarea).
       const keys = (text) => text.replace(/\r?\n/g, KEYS.Enter);
@@ -220,8 +227,11 @@ export async function launch() {
       let handle = browser.spare;
       browser.spare = null;
       if (!handle) {
+        // A window, not a tab: MiniBrowser opens a new tab in the background and switching to it
+        // over WebDriver does not bring it to the front, so its document stays hidden (no
+        // requestAnimationFrame, throttled timers) and a screenshot of it waits forever.
         handle = await browser.exclusive(async () => {
-          const w = await browser.wd('POST', '/window/new', { type: 'tab' });
+          const w = await browser.wd('POST', '/window/new', { type: 'window' });
           return w.handle;
         });
       }
