@@ -125,7 +125,7 @@ export interface VerifyWorkersOptions {
   /** Worker failures (crash, load error, timeout) after which the pool checks on the main thread and emits one 'error' (NostrError VERIFY_WORKER_FAILED). Default 3. */
   maxFailures?: number;
   /** Where the worker script is served (default: verify-worker.js beside the pool's module, which bundlers find). */
-  url?: string | URL;
+  url?: string | { readonly href: string };
 }
 
 /** The state of the pool's connection to one relay (the 'status' event reports each change). */

@@ -57,8 +57,9 @@ export function verifyWorkerSettings(value) {
   for (const k of ['workers', 'minFrames', 'maxFailures'])
     if (!Number.isInteger(s[k]) || s[k] < 0) throw new NostrError('INVALID_ARGUMENT', `verifyWorkers.${k} must be an integer >= 0`);
   if (!(typeof s.timeout === 'number' && s.timeout > 0)) throw new NostrError('INVALID_ARGUMENT', 'verifyWorkers.timeout must be a number of ms > 0');
-  if (s.url !== undefined && typeof s.url !== 'string' && !(s.url instanceof URL))
+  if (s.url !== undefined && typeof s.url !== 'string' && typeof s.url?.href !== 'string')
     throw new NostrError('INVALID_ARGUMENT', 'verifyWorkers.url must be a URL or a string');
+  if (s.url !== undefined && typeof s.url !== 'string' && !(s.url instanceof URL)) s.url = new URL(s.url.href);
   if (s.workers === 0) s.workers = defaultWorkers();
   return s;
 }
