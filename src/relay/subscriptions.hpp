@@ -249,7 +249,7 @@ class subscriptions {
     bool managed = false;
     bool eosed = false;            // the eose action went out
     std::uint64_t order = 0;       // subscribe order: REQs go out in it
-    std::optional<std::int64_t> eose_at;  // max_wait deadline, ms
+    std::optional<std::int64_t> eose_at{};  // max_wait deadline, ms
     relay_entry* find_relay(std::string_view url);
     const relay_entry* find_relay(std::string_view url) const;
   };
