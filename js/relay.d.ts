@@ -323,7 +323,8 @@ export class RelayPool {
 
 /** The core's subscription machine (one per pool), for custom drivers. Call delete() when done. */
 export class SubscriptionMachine {
-  constructor(options?: { seenCap?: number; overlap?: number; maxFrameBytes?: number });
+  /** retry: the managed API's retries of a transient CLOSED; seed: for their jitter. Omitted numbers take relayConstants(). */
+  constructor(options?: { seenCap?: number; overlap?: number; maxFrameBytes?: number; retry?: { retries?: number; initialDelay?: number; maxDelay?: number; factor?: number; jitter?: number }; seed?: number });
   relay(url: string): number;
   open(subId: string, filters: Filter[]): void;
   reqFor(subId: string, relay: number, nowSeconds: number): string;
@@ -332,18 +333,58 @@ export class SubscriptionMachine {
   close(subId: string): { frame: string; relays: number[] };
   forget(relay: number): void;
   /** The packed outcome of one received frame (low 4 bits: 0 deliver, 1 eose, 2 closed, 3 dropped, 4 ok, 5 notice, 6 auth, 7 count). */
-  feed(relay: number, frame: string): number;
+  feed(relay: number, frame: string, nowMs?: number): number;
   last(): Record<string, string | number | boolean> | undefined;
   /** Frames that arrived together from one relay, in order: their packed outcomes as feed() one by one would give them, with the delivered events' signatures checked together (BIP-340 batch verification). */
-  feedBatch(relay: number, frames: string[]): Int32Array;
+  /** valid: a verification worker's answer, one character per frame ('1': an EVENT frame whose event verified there, not checked again). */
+  feedBatch(relay: number, frames: string[], nowMs?: number, valid?: string): Int32Array;
   /** The strings of outcome i of the last feedBatch, unless it was a delivery. */
   lastAt(i: number): Record<string, string | number | boolean> | undefined;
-  state(subId: string, relay: number): 'pending' | 'live' | 'closed' | 'idle' | undefined;
+  state(subId: string, relay: number): 'pending' | 'live' | 'closed' | 'idle' | 'queued' | undefined;
   resumeSince(subId: string, relay: number, nowSeconds: number): number | undefined;
   seenCount(subId: string): number;
   readonly size: number;
   delete(): void;
+
+  // The managed API (what RelayPool drives): the core decides, actions() says what to do. Times in ms.
+  subscribe(subId: string, filters: Filter[], relays: number[], nowMs: number, maxWaitMs?: number): void;
+  unsubscribe(subId: string): void;
+  setLimits(relay: number, limits: { maxSubscriptions?: number; maxFilters?: number; maxMessageLength?: number }): void;
+  connected(relay: number, nowMs: number): void;
+  dropped(relay: number, reconnecting: boolean): void;
+  removeRelay(relay: number, message: string): void;
+  authResult(relay: number, accepted: boolean, nowMs: number): void;
+  needsAuth(relay: number, reason: string): boolean;
+  authState(relay: number): { challenge?: string; authenticated: boolean; refused: boolean };
+  probe(relay: number): string;
+  timeout(nowMs: number): void;
+  nextDeadline(): number | undefined;
+  wantsRelay(relay: number): boolean;
+  actions(): Array<{
+    type: 'send' | 'connect' | 'authenticate' | 'eose' | 'relay-closed' | 'ended';
+    relay: number;
+    subId: string;
+    frame?: string;
+    reason?: string;
+    message?: string;
+    code?: string;
+  }>;
+  /** {subId, event} of the last feed() that delivered: the core's parse, marked verified. */
+  event(): { subId: string; event: NostrEvent } | undefined;
+  /** {subId, event} per delivery of the last feedBatch(), in order. */
+  batchEvents(): Array<{ subId: string; event: NostrEvent }>;
 }
+
+/** The core's relay constants: the defaults RelayPool uses (bindings/relay.cpp, relayConstants). */
+export function relayConstants(): {
+  seenCap: number;
+  resubscribeOverlap: number;
+  subscriptionRetries: number;
+  retry: { initialDelay: number; maxDelay: number; factor: number; jitter: number };
+  reconnect: { initialDelay: number; maxDelay: number; factor: number; jitter: number; stableAfter: number };
+  probePrefix: string;
+  maxSubIdLength: number;
+};
 
 /** Fetches and parses a relay's NIP-11 document. Errors: RELAY_INFO_UNAVAILABLE, RELAY_INFO_INVALID, RELAY_TIMEOUT, ABORTED. */
 export function fetchRelayInfo(url: string, options?: { signal?: PoolAbortSignal; timeout?: number; fetch?: FetchLike }): Promise<RelayInfoDocument>;

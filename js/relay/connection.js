@@ -1,6 +1,7 @@
-// One relay of a pool: its WebSocket, the connection state machine, NIP-42 authentication, the
-// OK waits of publishes, liveness. The pool owns the subscriptions; a connection calls back into
-// the pool on open, on each frame and on disconnect.
+// One relay of a pool: its WebSocket, the connection states, the signing side of NIP-42 (the
+// challenge and whether AUTH is needed or was accepted are the core's), the OK waits of publishes,
+// liveness. The reconnect delays and the probe REQ come from the core (machine.js); subscriptions
+// are the core's too. A connection calls back into the pool on open, on each frame and on disconnect.
 //
 //   closed ──use()──> connecting ──socket open──> open ──AUTH needed──> authenticating ──> open
 //      ^                 │  ▲                       │                          └──> auth-required
@@ -10,14 +11,13 @@
 import { NostrError } from '../errors.js';
 import { encodeAuth, makeAuthEvent } from './codec.js';
 import { limitsOf } from './nip11.js';
-import { CLOSED, TIMEOUT, backoffDelay } from './wait.js';
+import { backoffDelay, nextReconnectAttempt } from './machine.js';
+import { CLOSED, TIMEOUT } from './wait.js';
 
 const OPEN_STATES = new Set(['open', 'authenticating', 'auth-required']);
 /** What an OK wait resolves with when the connection drops first. */
 export const LOST = Symbol('lost');
 
-const PROBE_PREFIX = 'ping:';
-const ZERO_ID = /* @__PURE__ */ '0'.repeat(64);
 const noop = () => {};
 
 function utf8Length(s) {
@@ -54,17 +54,11 @@ export class RelayConnection {
     this.lastError = undefined;
     this.info = undefined; // the NIP-11 document; null when the relay serves none
     this.limits = {};
-    this.subs = new Set(); // subscriptions with this relay
     this.holds = 0; // publishes and other operations waiting on this relay
-    this.activeReqs = 0; // REQs open here (NIP-11 max_subscriptions)
-    this.queue = []; // subscriptions waiting for a slot
     this._infoPromise = null;
     this._openWaits = new Set();
     this._okWaits = new Map(); // event id -> Set of waits
-    this._challenge = undefined;
     this._challengeWaits = new Set();
-    this._auth = 'none'; // none | authenticated | failed
-    this._failedChallenge = undefined;
     this._authPromise = null;
     this.authPubkey = undefined;
     this._timer = null; // connect timeout or backoff
@@ -73,7 +67,6 @@ export class RelayConnection {
     this._pongTimer = null;
     this._lastRx = 0;
     this._openedAt = 0;
-    this._probe = 0;
     this._final = false;
   }
 
@@ -199,7 +192,7 @@ export class RelayConnection {
     this._schedulePing();
     for (const w of [...this._openWaits]) w.fire(true);
     this.pool._onOpen(this);
-    if (this.pool._opts.eagerAuth && this._challenge !== undefined && this.pool._opts.signer) this.authenticate().catch(noop);
+    if (this.pool._opts.eagerAuth && this._auth().challenge !== undefined && this.pool._opts.signer) this.authenticate().catch(noop);
   }
 
   /** The connection failed before opening (no socket to close). */
@@ -223,12 +216,7 @@ export class RelayConnection {
     clock.clear(this._pingTimer);
     clock.clear(this._pongTimer);
     this._timer = this._pingTimer = this._pongTimer = null;
-    this._challenge = undefined;
-    this._auth = 'none';
-    this._failedChallenge = undefined;
     this.authPubkey = undefined;
-    this.activeReqs = 0;
-    this.queue.length = 0;
     for (const set of this._okWaits.values()) for (const w of set) w.fire(LOST);
     this._okWaits.clear();
     this.pool._onDisconnect(this, wasOpen);
@@ -239,9 +227,9 @@ export class RelayConnection {
       this._setState('closed', err);
       return;
     }
-    if (this._openedAt && clock.now() - this._openedAt >= opts.reconnect.stableAfter) this.attempt = 0;
+    this.attempt = nextReconnectAttempt(this.attempt, this._openedAt ? clock.now() - this._openedAt : -1, opts.reconnect.stableAfter);
     this._openedAt = 0;
-    const delay = backoffDelay(this.attempt, opts.reconnect, clock.random);
+    const delay = backoffDelay(this.attempt, opts.reconnect, clock.random());
     this.attempt++;
     this.nextAttemptAt = clock.now() + delay;
     this._timer = clock.set(() => {
@@ -256,6 +244,7 @@ export class RelayConnection {
     this.pool._clock.clear(this._timer);
     this._timer = null;
     this.nextAttemptAt = undefined;
+    this.pool._onIdle(this);
     this._setState('closed');
   }
 
@@ -354,9 +343,13 @@ export class RelayConnection {
 
   // --- NIP-42.
 
+  /** The core's NIP-42 state of this connection: {challenge?, authenticated, refused}. */
+  _auth() {
+    return this.pool._machine.authState(this.idx);
+  }
+
+  /** The core recorded the challenge (and that a new one asks again); waiters get it. */
   _onChallenge(challenge) {
-    this._challenge = challenge;
-    if (this._auth === 'authenticated') this._auth = 'none'; // a new challenge asks again
     for (const w of [...this._challengeWaits]) w.fire(challenge);
     if (this.pool._opts.eagerAuth && this.pool._opts.signer && this.isOpen) this.authenticate().catch(noop);
   }
@@ -367,11 +360,11 @@ export class RelayConnection {
    * signer fails or the relay refuses (state auth-required).
    */
   authenticate(deadline = this.pool._clock.now() + this.pool._opts.authTimeout) {
-    if (this._auth === 'authenticated') return Promise.resolve(true);
+    const state = this._auth();
+    if (state.authenticated) return Promise.resolve(true);
     if (this._authPromise) return this._authPromise;
     // Refused on this very challenge: asking again would be refused again.
-    if (this._auth === 'failed' && this._failedChallenge !== undefined && this._failedChallenge === this._challenge)
-      return Promise.resolve(false);
+    if (state.refused) return Promise.resolve(false);
     const signer = this.pool._opts.signer;
     if (!signer) {
       this._setState('auth-required', new NostrError('AUTH_REQUIRED', `${this.url} requires NIP-42 authentication and the pool has no signer`));
@@ -380,7 +373,7 @@ export class RelayConnection {
     // Shared by every caller, so it takes no caller's signal, and it never rejects.
     const p = this._authenticate(signer, deadline)
       .catch((err) => {
-        this._auth = 'failed';
+        this._authSettled(false);
         this._setState('auth-required', new NostrError('AUTH_FAILED', describe(err), { cause: err }));
         return false;
       })
@@ -396,14 +389,13 @@ export class RelayConnection {
     if (!sock || !this.isOpen) return false;
     const fail = (err) => {
       if (this.sock === sock) {
-        this._auth = 'failed';
-        this._failedChallenge = this._challenge;
+        this._authSettled(false);
         this._setState('auth-required', err);
       }
       return false;
     };
     this._setState('authenticating');
-    let challenge = this._challenge;
+    let challenge = this._auth().challenge;
     if (challenge === undefined) {
       const w = this.pool._clock.wait(deadline);
       this._challengeWaits.add(w);
@@ -429,10 +421,18 @@ export class RelayConnection {
     if (r === CLOSED || r === LOST) return false;
     if (r === TIMEOUT) return fail(new NostrError('AUTH_FAILED', `${this.url} did not answer AUTH`));
     if (!r.accepted) return fail(new NostrError('AUTH_FAILED', `${this.url} refused AUTH: ${r.message}`));
-    this._auth = 'authenticated';
+    this._authSettled(true);
     this.authPubkey = signed.pubkey;
     this._setState('open');
     return true;
+  }
+
+  /** Tells the core how AUTH ended on this connection (subscriptions waiting for it go on). */
+  _authSettled(accepted) {
+    const pool = this.pool;
+    if (pool.closed || !pool._machine) return;
+    pool._machine.authResult(this.idx, accepted, pool._clock.now());
+    pool._run();
   }
 
   // --- Liveness.
@@ -465,13 +465,9 @@ export class RelayConnection {
         // a failing socket closes itself
       }
     } else {
-      // No ping frames in browsers: a REQ any relay answers at once (EOSE), closed when answered.
-      const id = `${PROBE_PREFIX}${++this._probe}`;
-      this.send(JSON.stringify(['REQ', id, { ids: [ZERO_ID], limit: 1 }]));
+      // No ping frames in browsers: the core's probe, a REQ any relay answers at once (EOSE);
+      // the core closes it when answered.
+      this.send(this.pool._machine.probe(this.idx));
     }
-  }
-
-  static isProbe(subId) {
-    return typeof subId === 'string' && subId.startsWith(PROBE_PREFIX);
   }
 }

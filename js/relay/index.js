@@ -3,7 +3,7 @@ export { RelayPool } from './pool.js';
 export { SimplePool, useWebSocketImplementation } from './simple-pool.js';
 export { Relay } from './relay.js';
 export { Subscription } from './subscription.js';
-export { SubscriptionMachine } from './machine.js';
+export { SubscriptionMachine, relayConstants } from './machine.js';
 export { fetchRelayInfo, relayInfoUrl } from './nip11.js';
 export {
   decodeRelayMessage,

@@ -2,6 +2,7 @@
 // Accept: application/nostr+json.
 import { NostrError } from '../errors.js';
 import { normalizeRelayUrl } from './codec.js';
+import { Clock } from './wait.js';
 
 /** http(s) URL of a relay's NIP-11 document (ws -> http, wss -> https). */
 export function relayInfoUrl(url) {
@@ -13,13 +14,13 @@ export function relayInfoUrl(url) {
  * Fetches and parses a relay's NIP-11 document. Errors (NostrError): RELAY_INFO_UNAVAILABLE (network
  * error or HTTP status), RELAY_INFO_INVALID (not a JSON object), RELAY_TIMEOUT, ABORTED.
  */
-export async function fetchRelayInfo(url, { signal, timeout = 10_000, fetch: fetchFn = globalThis.fetch } = {}) {
+export async function fetchRelayInfo(url, { signal, timeout = 10_000, fetch: fetchFn = globalThis.fetch, clock = new Clock() } = {}) {
   if (typeof fetchFn !== 'function') throw new NostrError('RELAY_INFO_UNAVAILABLE', 'no fetch() in this environment');
   const target = relayInfoUrl(url);
   if (signal?.aborted) throw new NostrError('ABORTED', 'aborted', { cause: signal.reason });
   const ctrl = new AbortController();
   let timedOut = false;
-  const timer = setTimeout(() => {
+  const timer = clock.set(() => {
     timedOut = true;
     ctrl.abort();
   }, timeout);
@@ -52,7 +53,7 @@ export async function fetchRelayInfo(url, { signal, timeout = 10_000, fetch: fet
       throw new NostrError('RELAY_INFO_INVALID', `${target} did not send a JSON object`);
     return doc;
   } finally {
-    clearTimeout(timer);
+    clock.clear(timer);
     signal?.removeEventListener('abort', onAbort);
   }
 }

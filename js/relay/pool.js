@@ -1,17 +1,19 @@
-// RelayPool: one pool over many relays, shaped like nostr-tools' SimplePool. The protocol work
-// (frame parsing, dedupe, filter re-check, signature verification, resubscribe `since`, OK and
-// CLOSED reasons, the NIP-42 event) is the core's subscription machine; this file owns the I/O:
-// sockets, timers, retries and the app-facing callbacks.
+// RelayPool: one pool over many relays, shaped like nostr-tools' SimplePool. Every subscription
+// decision is the core's subscription machine (src/relay/subscriptions*.cpp, managed API): frame
+// parsing, dedupe, filter re-check, signature verification, NIP-11 queueing, EOSE (also when a
+// relay drops), CLOSED handling (AUTH, transient retries), resubscribe with `since`, the retry
+// and max_wait deadlines. This file executes its actions (send, connect, authenticate, deliver,
+// eose, closed) and owns the I/O: sockets, the one machine timer, publishes and app callbacks.
 import { NostrError } from '../errors.js';
-import { verifiedSymbol, verifyEventError } from '../event.js';
-import { encodeEvent, encodeReq, normalizeRelayUrl } from './codec.js';
+import { verifyEventError } from '../event.js';
+import { encodeEvent, normalizeRelayUrl } from './codec.js';
 import { RelayConnection, LOST } from './connection.js';
 import {
   SubscriptionMachine,
   DELIVER,
-  EOSE,
   CLOSED as CLOSED_FRAME,
   DROPPED,
+  ACTIONS,
   OK,
   NOTICE,
   AUTH,
@@ -19,12 +21,14 @@ import {
   COUNT as COUNT_FRAME,
   dropReasonOf,
   isTransientReason,
+  relayConstants,
+  backoffDelay,
 } from './machine.js';
 import { fetchRelayInfo } from './nip11.js';
 import { countKey } from './count.js';
 import { isReady } from '../core.js';
 import { Subscription } from './subscription.js';
-import { CLOSED, Clock, TIMEOUT, abortError, backoffDelay } from './wait.js';
+import { CLOSED, Clock, TIMEOUT, abortError } from './wait.js';
 import { resolveWebSocket } from './websocket.js';
 import { verifyWorkersFor } from './verify-workers.js';
 
@@ -33,20 +37,17 @@ const DEFAULTS = {
   WebSocket: undefined,
   signer: undefined,
   eagerAuth: false,
-  reconnect: { initialDelay: 500, maxDelay: 30_000, factor: 2, jitter: 0.5, stableAfter: 5_000 },
-  retry: { initialDelay: 250, maxDelay: 5_000, factor: 2, jitter: 0.5 },
+  // reconnect, retry, subscriptionRetries, seenCap, resubscribeOverlap: the core's defaults
+  // (relayConstants), filled in when the pool first opens (the module may load after the pool).
   connectTimeout: 10_000,
   ping: { interval: 30_000, timeout: 10_000 },
   publishTimeout: 10_000,
   publishRetries: 3,
-  subscriptionRetries: 3,
   authTimeout: 10_000,
   relayInfo: true,
   infoTimeout: 3_000,
   fetch: undefined,
   maxFrameBytes: 1 << 20,
-  seenCap: 4096,
-  resubscribeOverlap: 60,
   keepAlive: false,
   idleTimeout: 60_000,
 };
@@ -70,8 +71,8 @@ function options(o) {
   // An option given as undefined is not given (`{ relays: options.relays }`).
   const given = (x) => Object.fromEntries(Object.entries(x || {}).filter(([, v]) => v !== undefined));
   const opts = { ...DEFAULTS, ...given(o) };
-  opts.reconnect = o.reconnect === false ? false : { ...DEFAULTS.reconnect, ...given(o.reconnect) };
-  opts.retry = { ...DEFAULTS.retry, ...given(o.retry) };
+  opts.reconnect = o.reconnect === false ? false : given(o.reconnect);
+  opts.retry = given(o.retry);
   opts.ping = o.ping === false ? false : { ...DEFAULTS.ping, ...given(o.ping) };
   if (opts.signer !== undefined && (opts.signer === null || typeof opts.signer.signEvent !== 'function'))
     throw new NostrError('INVALID_ARGUMENT', 'signer must have signEvent(template)');
@@ -81,19 +82,18 @@ function options(o) {
   if (isReady()) for (const url of opts.relays) normalizeRelayUrl(url);
   for (const k of MS_OPTIONS) checkMs(opts[k], k);
   if (opts.idleTimeout !== false) checkMs(opts.idleTimeout, 'idleTimeout');
-  for (const k of COUNT_OPTIONS) checkMs(opts[k], k, { integer: true });
+  for (const k of COUNT_OPTIONS) if (opts[k] !== undefined) checkMs(opts[k], k, { integer: true });
   for (const [group, value] of [['reconnect', opts.reconnect], ['retry', opts.retry], ['ping', opts.ping]])
     if (value !== false) for (const [k, v] of Object.entries(value)) checkMs(v, `${group}.${k}`);
   return opts;
 }
 
-/**
- * Whether a refusal asks for NIP-42 AUTH: `auth-required:`, or `restricted:` from a relay that has
- * challenged this connection we have not answered yet (some relays, @nostr-relay/core among them,
- * refuse unauthenticated readers of DMs that way).
- */
-function needsAuth(reason, conn) {
-  return reason === 'auth-required' || (reason === 'restricted' && conn._challenge !== undefined && conn._auth !== 'authenticated');
+/** The core's defaults under the options given (once, when the core is loaded). */
+function withCoreDefaults(opts) {
+  const k = relayConstants();
+  if (opts.reconnect !== false) opts.reconnect = { ...k.reconnect, ...opts.reconnect };
+  opts.retry = { ...k.retry, ...opts.retry };
+  for (const key of ['subscriptionRetries', 'seenCap', 'resubscribeOverlap']) opts[key] ??= k[key];
 }
 
 /**
@@ -111,9 +111,6 @@ function relaysFirst(first, method) {
   if (Array.isArray(first) && first.length > 0 && first.every((x) => typeof x === 'string')) throw relaysFirstError(method);
 }
 
-const GIFT_WRAP = 1059;
-const matchesWraps = (f) => Array.isArray(f.kinds) && f.kinds.includes(GIFT_WRAP);
-
 const DROP_REASONS = ['duplicate', 'not-matching', 'bad-signature', 'malformed', 'unknown-subscription'];
 
 export class RelayPool {
@@ -125,6 +122,8 @@ export class RelayPool {
     this._conns = new Map(); // normalized url -> RelayConnection
     this._byIdx = []; // machine relay index -> RelayConnection
     this._subs = new Map(); // sub id -> Subscription
+    this._timer = null; // the machine's next deadline (retries, maxWait)
+    this._timerAt = undefined;
     this._backlog = new Map(); // connection -> text frames received this task, not yet fed
     this._listeners = new Map();
     this._info = new Map(); // url -> Promise of the NIP-11 document
@@ -194,12 +193,17 @@ export class RelayPool {
 
   _ensureOpen() {
     if (this._closed) throw new NostrError('POOL_CLOSED', 'the pool was closed');
-    if (this._machine === null)
+    if (this._machine === null) {
+      withCoreDefaults(this._opts);
+      const o = this._opts;
       this._machine = new SubscriptionMachine({
-        seenCap: this._opts.seenCap,
-        overlap: this._opts.resubscribeOverlap,
-        maxFrameBytes: this._opts.maxFrameBytes,
+        seenCap: o.seenCap,
+        overlap: o.resubscribeOverlap,
+        maxFrameBytes: o.maxFrameBytes,
+        retry: { retries: o.subscriptionRetries, ...o.retry },
+        seed: Math.floor(this._clock.random() * 2 ** 52) + 1,
       });
+    }
   }
 
   _webSocket() {
@@ -210,7 +214,7 @@ export class RelayPool {
   _relayInfo(url) {
     let p = this._info.get(url);
     if (!p) {
-      p = fetchRelayInfo(url, { timeout: this._opts.infoTimeout, fetch: this._opts.fetch, signal: this._abort.signal });
+      p = fetchRelayInfo(url, { timeout: this._opts.infoTimeout, fetch: this._opts.fetch, signal: this._abort.signal, clock: this._clock });
       p.catch(() => this._info.delete(url)); // try again on a later connection
       this._info.set(url, p);
     }
@@ -243,8 +247,7 @@ export class RelayPool {
   _wants(conn) {
     if (this._closed) return false;
     if (conn.holds > 0 || conn._openWaits.size > 0 || this._opts.keepAlive) return true;
-    for (const sub of conn.subs) if (sub._relays.get(conn)?.state !== 'closed') return true;
-    return false;
+    return this._machine.wantsRelay(conn.idx);
   }
 
   /**
@@ -300,30 +303,98 @@ export class RelayPool {
 
   // --- Frames.
 
-  _onOpen(conn) {
-    for (const sub of conn.subs) {
-      const rs = sub._relays.get(conn);
-      rs.authTried = false;
-      rs.retries = 0;
-      if (rs.state !== 'closed') {
-        rs.state = 'waiting';
-        this._sendReq(sub, conn);
+  // --- The machine's actions.
+
+  /** Executes the actions the machine decided, then arms its next deadline. */
+  _run(actions = this._machine.actions()) {
+    for (const a of actions) this._act(a);
+    this._arm();
+  }
+
+  _act(a) {
+    const conn = a.relay >= 0 ? this._byIdx[a.relay] : undefined;
+    switch (a.type) {
+      case 'send':
+        conn?.send(a.frame);
+        break;
+      case 'connect':
+        conn?.use();
+        break;
+      case 'authenticate': {
+        if (!conn) break;
+        const sock = conn.sock;
+        conn
+          .authenticate()
+          .then((ok) => {
+            if (conn.sock !== sock || this._closed) return;
+            this._machine.authResult(conn.idx, ok, this._clock.now());
+            this._run();
+          })
+          .catch((err) => this._emit('error', err));
+        break;
       }
+      case 'eose':
+        this._subs.get(a.subId)?._eose();
+        break;
+      case 'relay-closed': {
+        const sub = this._subs.get(a.subId);
+        if (sub) {
+          const reason = { relay: conn ? conn.url : '', reason: a.reason, message: a.message };
+          if (a.code) reason.code = a.code;
+          sub.closeReasons.push(reason);
+        }
+        if (conn) this._release(conn);
+        break;
+      }
+      case 'ended': {
+        const sub = this._subs.get(a.subId);
+        if (!sub) break;
+        const summary = sub.closeReasons.map((c) => `${c.relay}: ${c.message}`).join('; ');
+        this._closeSubscription(sub, null, new NostrError('RELAY_CLOSED', `every relay closed the subscription (${summary})`));
+        break;
+      }
+      default:
+        break;
     }
+  }
+
+  /** One timer for the machine's next deadline (a retry after a transient CLOSED, a maxWait). */
+  _arm() {
+    if (this._closed || this._machine === null) return;
+    const at = this._machine.nextDeadline();
+    if (at === this._timerAt) return;
+    this._clock.clear(this._timer);
+    this._timer = null;
+    this._timerAt = at;
+    if (at === undefined) return;
+    this._timer = this._clock.set(() => {
+      this._timer = null;
+      this._timerAt = undefined;
+      if (this._closed) return;
+      this._machine.timeout(this._clock.now());
+      this._run();
+    }, at - this._clock.now());
+  }
+
+  // --- Frames.
+
+  _onOpen(conn) {
+    this._machine.setLimits(conn.idx, conn.limits);
+    this._machine.connected(conn.idx, this._clock.now());
+    this._run();
   }
 
   _onDisconnect(conn) {
     this._flushFrames(conn); // what arrived before the drop is delivered as before
-    if (this._machine) this._machine.disconnected(conn.idx);
-    for (const sub of conn.subs) {
-      const rs = sub._relays.get(conn);
-      if (rs.state === 'sent' || rs.state === 'queued') rs.state = 'waiting';
-      if (!rs.eose) {
-        // A relay that is down cannot hold up "end of stored events" for the others.
-        rs.eose = true;
-        sub._checkEose();
-      }
-    }
+    if (this._closed || !this._machine) return;
+    const reconnecting = !conn._final && this._opts.reconnect !== false && this._wants(conn);
+    this._machine.dropped(conn.idx, reconnecting);
+    this._run();
+  }
+
+  /** The relay waits for nothing now (closed, not reconnecting). */
+  _onIdle(conn) {
+    if (!this._closed && this._machine) this._machine.dropped(conn.idx, false);
   }
 
   // Frames that arrive together (a relay's stored events before EOSE, a query's results: Node's
@@ -360,13 +431,28 @@ export class RelayPool {
       this._onFrameNow(conn, frames[0]);
       return;
     }
+    this._feedBatch(conn, frames);
+  }
+
+  // Frames of one connection fed to the core together, in order; valid: a verification worker's
+  // answer for them (verify-workers.js feeds its batches through here too), else undefined.
+  _feedBatch(conn, frames, valid = undefined) {
     const m = this._machine;
-    this.stats.batched += frames.length;
-    const packed = m.feedBatch(conn.idx, frames);
-    for (let i = 0; i < frames.length; i++) {
+    const n = frames.length;
+    this.stats.batched += n;
+    const packed = m.feedBatch(conn.idx, frames, this._clock.now(), valid);
+    const events = m.batchEvents();
+    let delivered = 0;
+    // The actions of the whole batch, run after the outcome that decided each (marks at [n, 2n)).
+    const actions = packed[2 * n - 1] > 0 ? m.actions() : [];
+    let done = 0;
+    for (let i = 0; i < n; i++) {
       if (this._closed) return; // an app callback closed the pool mid-batch
-      this._onOutcome(conn, frames[i], packed[i], () => m.lastAt(i));
+      this._onOutcome(conn, frames[i], packed[i], () => m.lastAt(i), (packed[i] & 15) === DELIVER ? events[delivered++] : undefined);
+      const mark = packed[n + i];
+      while (done < mark && !this._closed) this._act(actions[done++]);
     }
+    this._arm();
   }
 
   _onFrameNow(conn, data) {
@@ -375,40 +461,32 @@ export class RelayPool {
       return;
     }
     const m = this._machine;
-    this._onOutcome(conn, data, m.feed(conn.idx, data), () => m.last());
+    const packed = m.feed(conn.idx, data, this._clock.now());
+    this._onOutcome(conn, data, packed, () => m.last(), m.event());
+    if ((packed & ACTIONS) !== 0) this._run();
+    else if ((packed & 15) === CLOSED_FRAME) this._arm(); // a retry deadline, maybe
   }
 
-  _onOutcome(conn, data, packed, last) {
+  // d: {subId, event} of a delivery, as the core parsed and verified it (machine.js readEvents).
+  _onOutcome(conn, data, packed, last, d) {
     const type = packed & 15;
     if (type === DELIVER) {
-      // The core verified these very bytes; parse them here rather than copying the event out.
-      const frame = JSON.parse(data);
-      const sub = this._subs.get(frame[1]);
-      const e = frame[2];
-      const event = { kind: e.kind, tags: e.tags, content: e.content, created_at: e.created_at, pubkey: e.pubkey, id: e.id, sig: e.sig };
-      event[verifiedSymbol] = true;
       this.stats.delivered++;
-      if (sub) sub._deliver(event, conn.url);
+      this._subs.get(d.subId)?._deliver(d.event, conn.url);
       return;
     }
     switch (type) {
-      case EOSE: {
-        const sub = this._subs.get(last().subId);
-        if (sub) sub._relayEose(conn);
+      case CLOSED_FRAME: {
+        // The machine decided what the CLOSED means for a subscription (actions); a pending
+        // COUNT (count.js) is not one of its subscriptions.
+        const d = last();
+        this._countWaits?.get(countKey(conn, d.subId))?.fire({ closed: d });
         break;
       }
-      case CLOSED_FRAME:
-        this._onClosed(conn, last());
-        break;
       case DROPPED: {
         const reason = dropReasonOf(packed);
         if (reason === 'unknown-subscription' || this._has('drop')) {
-          const d = last();
-          if (RelayConnection.isProbe(d.subId)) {
-            conn.send(JSON.stringify(['CLOSE', d.subId]));
-            return;
-          }
-          this._dropped(conn, d);
+          this._dropped(conn, last());
         } else this.stats.dropped[reason]++;
         break;
       }
@@ -456,155 +534,29 @@ export class RelayPool {
     const label = typeof opts.id === 'string' && opts.id.length > 0 ? opts.id.slice(0, 40) : 'sub';
     const id = `${label}:${(++this._nextSub).toString(36)}`;
     if (opts.signal?.aborted) throw abortError(opts.signal);
-    this._machine.open(id, list); // INVALID_FILTER, INVALID_ARGUMENT
+    const maxWait = opts.maxWait === undefined || opts.maxWait === Infinity ? -1 : opts.maxWait;
+    // INVALID_FILTER, INVALID_ARGUMENT; the REQs, connects and an early EOSE come as actions.
+    this._machine.subscribe(id, list, conns.map((c) => c.idx), this._clock.now(), maxWait);
     const sub = new Subscription(this, id, list, opts);
     this._subs.set(id, sub);
-    for (const conn of conns) {
-      sub._relays.set(conn, { state: 'waiting', eose: conn.state === 'backing-off', authTried: false, retries: 0 });
-      conn.subs.add(sub);
-    }
+    for (const conn of conns) sub._conns.add(conn);
     if (opts.signal) {
       sub._signal = opts.signal;
       sub._onAbort = () =>
         this._closeSubscription(sub, { relay: '', reason: 'aborted', message: 'aborted' }, abortError(opts.signal));
       opts.signal.addEventListener('abort', sub._onAbort, { once: true });
     }
-    if (opts.maxWait !== undefined && opts.maxWait !== Infinity) sub._timer = this._clock.set(() => sub._checkEose(true), opts.maxWait);
-    for (const conn of conns) {
-      if (conn.isOpen) this._sendReq(sub, conn);
-      else conn.use();
-    }
-    sub._checkEose();
+    this._run();
     return sub;
-  }
-
-  _sendReq(sub, conn) {
-    const rs = sub._relays.get(conn);
-    if (!rs || sub.closed || rs.state === 'closed' || !conn.isOpen) return;
-    const { maxFilters, maxSubscriptions } = conn.limits;
-    if (maxFilters && sub.filters.length > maxFilters) {
-      this._closeOnRelay(sub, conn, {
-        reason: 'too-many-filters',
-        code: 'TOO_MANY_FILTERS',
-        message: `${conn.url} accepts at most ${maxFilters} filters per subscription (NIP-11)`,
-      });
-      return;
-    }
-    if (rs.state !== 'sent' && maxSubscriptions && conn.activeReqs >= maxSubscriptions) {
-      if (rs.state !== 'queued') conn.queue.push(sub);
-      rs.state = 'queued';
-      return;
-    }
-    let frame = this._machine.reqFor(sub.id, conn.idx, this._clock.nowSeconds());
-    // NIP-59 dates gift wraps at random up to two days back: the newest one seen says nothing
-    // about which were missed, so filters for wraps resubscribe with their own since.
-    if (frame && sub.filters.some(matchesWraps)) {
-      const adjusted = JSON.parse(frame).slice(2);
-      frame = encodeReq(sub.id, adjusted.map((f, i) => (matchesWraps(sub.filters[i]) ? sub.filters[i] : f)));
-    }
-    if (conn.tooLarge(frame)) {
-      this._closeOnRelay(sub, conn, {
-        reason: 'too-large',
-        code: 'MESSAGE_TOO_LARGE',
-        message: `REQ of ${frame.length}+ bytes is over ${conn.url}'s max_message_length (NIP-11)`,
-      });
-      return;
-    }
-    if (rs.state !== 'sent') conn.activeReqs++;
-    rs.state = 'sent';
-    conn.send(frame);
-  }
-
-  _flushQueue(conn) {
-    const max = conn.limits.maxSubscriptions;
-    while (conn.queue.length > 0 && (!max || conn.activeReqs < max)) {
-      const sub = conn.queue.shift();
-      const rs = sub._relays.get(conn);
-      if (rs && rs.state === 'queued' && !sub.closed) {
-        rs.state = 'waiting';
-        this._sendReq(sub, conn);
-      }
-    }
-  }
-
-  _onClosed(conn, d) {
-    if (RelayConnection.isProbe(d.subId)) return;
-    const countWait = this._countWaits?.get(countKey(conn, d.subId));
-    if (countWait) return countWait.fire({ closed: d });
-    const sub = this._subs.get(d.subId);
-    const rs = sub && sub._relays.get(conn);
-    if (!rs || rs.state === 'closed') return;
-    if (rs.state === 'sent') {
-      conn.activeReqs--;
-      this._flushQueue(conn);
-    }
-    rs.state = 'waiting';
-    if (needsAuth(d.reason, conn) && !rs.authTried) {
-      rs.authTried = true;
-      const sock = conn.sock;
-      conn
-        .authenticate()
-        .then((ok) => {
-          if (conn.sock !== sock || sub.closed || rs.state !== 'waiting') return;
-          if (ok) this._sendReq(sub, conn);
-          else this._closeOnRelay(sub, conn, d);
-        })
-        .catch((err) => this._emit('error', err));
-      return;
-    }
-    if (isTransientReason(d.reason) && rs.retries < this._opts.subscriptionRetries) {
-      const delay = backoffDelay(rs.retries++, this._opts.retry, this._clock.random);
-      const sock = conn.sock;
-      this._clock
-        .sleep(delay)
-        .then((r) => {
-          if (r === undefined && conn.sock === sock && !sub.closed && rs.state === 'waiting') this._sendReq(sub, conn);
-        })
-        .catch((err) => this._emit('error', err));
-      return;
-    }
-    this._closeOnRelay(sub, conn, d);
-  }
-
-  /** The subscription is over on one relay (CLOSED, or a local limit). */
-  _closeOnRelay(sub, conn, d) {
-    const rs = sub._relays.get(conn);
-    if (!rs || sub.closed) return;
-    rs.state = 'closed';
-    rs.eose = true;
-    const reason = { relay: conn.url, reason: d.reason, message: d.message };
-    if (d.code) reason.code = d.code;
-    sub.closeReasons.push(reason);
-    this._release(conn);
-    for (const r of sub._relays.values()) if (r.state !== 'closed') return sub._checkEose();
-    const summary = sub.closeReasons.map((c) => `${c.relay}: ${c.message}`).join('; ');
-    this._closeSubscription(sub, null, new NostrError('RELAY_CLOSED', `every relay closed the subscription (${summary})`));
   }
 
   _closeSubscription(sub, reason, error) {
     if (sub.closed) return;
     this._subs.delete(sub.id);
     if (this._machine && !this._closed) {
-      let action;
-      try {
-        action = this._machine.close(sub.id);
-      } catch {
-        action = undefined;
-      }
-      if (action)
-        for (const idx of action.relays) {
-          const conn = this._byIdx[idx];
-          if (conn && conn.isOpen) conn.send(action.frame);
-        }
-    }
-    for (const [conn, rs] of sub._relays) {
-      if (rs.state === 'sent') conn.activeReqs--;
-      conn.subs.delete(sub);
-      if (rs.state === 'queued') conn.queue.splice(conn.queue.indexOf(sub), 1);
-      if (!this._closed) {
-        this._flushQueue(conn);
-        this._release(conn);
-      }
+      this._machine.unsubscribe(sub.id); // CLOSE where open; queued REQs move up (actions)
+      this._run();
+      for (const conn of sub._conns) this._release(conn);
     }
     if (reason) sub.closeReasons.push(reason);
     sub._end(error);
@@ -734,7 +686,7 @@ export class RelayPool {
         if (r.accepted) return out('accepted', info);
         // A duplicate after a resend: the first send reached the relay after all.
         if (r.reason === 'duplicate' && sends > 1) return out('accepted', info);
-        if (needsAuth(r.reason, conn) && !authTried && this._opts.signer) {
+        if (this._machine.needsAuth(conn.idx, r.reason) && !authTried && this._opts.signer) {
           authTried = true;
           const w = clock.wait(deadline, signal); // abortable, while the shared AUTH runs on
           conn.authenticate(deadline).then((ok) => w.fire(ok));
@@ -744,7 +696,7 @@ export class RelayPool {
         } else if (r.reason === 'auth-required' && !this._opts.signer) {
           conn.authenticate(); // no signer: shows the relay as auth-required
         } else if (isTransientReason(r.reason) && failures < retries) {
-          const delay = backoffDelay(failures++, this._opts.retry, clock.random);
+          const delay = backoffDelay(failures++, this._opts.retry, clock.random());
           const s = await clock.sleep(delay, deadline, signal);
           if (s === CLOSED) return closedOut();
           if (s === undefined) continue;
@@ -775,12 +727,10 @@ export class RelayPool {
         const conn = this._conns.get(key);
         if (!conn) continue;
         this._conns.delete(key);
-        for (const sub of [...conn.subs]) {
-          const rs = sub._relays.get(conn);
-          if (rs && rs.state !== 'closed') this._closeOnRelay(sub, conn, { reason: 'closed', message: 'relay removed from the pool' });
-          sub._relays.delete(conn);
-          conn.subs.delete(sub);
-        }
+        // Each subscription is closed there (relay-closed actions; ended where it was the last).
+        this._machine.removeRelay(conn.idx, 'relay removed from the pool');
+        this._run();
+        for (const sub of this._subs.values()) sub._conns.delete(conn);
         if (conn._idleTimer) this._clock.clear(conn._idleTimer);
         gone.push(conn.close());
         this._backlog.delete(conn); // unfed frames of a relay being removed go with it
@@ -796,6 +746,7 @@ export class RelayPool {
     this._abort.abort();
     const gone = [...this._conns.values()].map((c) => c.close());
     this._clock.closeAll();
+    this._timer = null;
     this._machine?.delete();
     this._closing = Promise.all(gone).then(() => {});
     return this._closing;

@@ -107,7 +107,7 @@ export class SimplePool {
     if (n > 0) this._active.set(url, n);
     else {
       this._active.delete(url);
-      this._idleSince.set(url, Date.now());
+      this._idleSince.set(url, this._pool._clock.now());
     }
   }
 
@@ -130,7 +130,7 @@ export class SimplePool {
     const key = normalizeRelayUrl(url);
     const relay = this._relay(key);
     await this._pool.ensureRelay(key, { timeout: params.connectionTimeout ?? this.maxWaitForConnection, signal: params.abort });
-    if (this._idleSince.get(key) === undefined) this._idleSince.set(key, Date.now());
+    if (this._idleSince.get(key) === undefined) this._idleSince.set(key, this._pool._clock.now());
     return relay;
   }
 
@@ -449,7 +449,7 @@ export class SimplePool {
   /** Closes the relays with no operation for `idleThresholdMs` (default 10 s); returns their URLs. */
   pruneIdleRelays(idleThresholdMs = 10_000) {
     const pruned = [];
-    const now = Date.now();
+    const now = this._pool._clock.now();
     for (const s of this._pool.status()) {
       const since = this._idleSince.get(s.relay);
       if (this._active.has(s.relay) || since === undefined || now - since < idleThresholdMs) continue;

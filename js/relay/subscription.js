@@ -36,22 +36,21 @@ export class Subscription {
     this._onevent = options.onevent;
     this._oneose = options.oneose;
     this._onclose = options.onclose;
-    /** Per relay (RelayConnection): {state: waiting|queued|sent|closed, eose, authTried, retries}. */
-    this._relays = new Map();
+    /** Its relays (RelayConnection); where it stands on each is the core's (machine.js). */
+    this._conns = new Set();
     this.closed = false;
     this.eosed = false;
     /** Why relays closed it: [{relay, reason, message, code?}]. */
     this.closeReasons = [];
     this._error = undefined;
     this._iterators = new Set();
-    this._timer = null;
     this._signal = undefined;
     this._onAbort = null;
   }
 
   /** The relays of the subscription (normalized URLs). */
   get relays() {
-    return [...this._relays.keys()].map((c) => c.url);
+    return [...this._conns].map((c) => c.url);
   }
 
   /** Sends CLOSE where it is open; ends the iterators (done). Idempotent. */
@@ -71,18 +70,10 @@ export class Subscription {
     }
   }
 
-  _relayEose(conn) {
-    const rs = this._relays.get(conn);
-    if (rs) rs.eose = true;
-    this._checkEose();
-  }
-
-  _checkEose(force = false) {
+  /** The core's eose action: every relay answered EOSE, dropped or closed it, or maxWait passed. */
+  _eose() {
     if (this.eosed || this.closed) return;
-    if (!force) for (const rs of this._relays.values()) if (!rs.eose) return;
     this.eosed = true;
-    this._pool._clock.clear(this._timer);
-    this._timer = null;
     if (this._oneose) this._pool._call(this._oneose);
   }
 
@@ -91,8 +82,6 @@ export class Subscription {
     if (this.closed) return;
     this.closed = true;
     this._error = error;
-    this._pool._clock.clear(this._timer);
-    this._timer = null;
     if (this._signal && this._onAbort) this._signal.removeEventListener('abort', this._onAbort);
     this._signal = this._onAbort = null;
     if (this._onclose) this._pool._call(this._onclose, this.closeReasons);

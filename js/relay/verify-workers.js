@@ -12,7 +12,6 @@
 // disconnect feeds everything held (checking on the main thread what the workers have not
 // answered) before the machine hears of it.
 import { NostrError } from '../errors.js';
-import { core, writeScratchRecords, scratchBytes, throwLastError } from '../core.js';
 
 // Frames per job: big backlogs are split so several workers share them and so feeding one answer
 // stays a short main-thread task.
@@ -302,22 +301,11 @@ export class VerifyWorkers {
   }
 
   _feed(conn, job, from, to) {
-    const pool = this._pool;
-    const m = pool._machine;
     const frames = from === 0 && to === job.frames.length ? job.frames : job.frames.slice(from, to);
-    const valid = job.valid === null ? null : job.valid.slice(from, to);
-    if (valid === null) this.stats.fallbacks += frames.length;
+    const valid = job.valid === null ? undefined : job.valid.slice(from, to);
+    if (valid === undefined) this.stats.fallbacks += frames.length;
     else for (let i = 0; i < valid.length; i++) if (valid.charCodeAt(i) === 49) this.stats.verifiedInWorkers++;
-    pool.stats.batched += frames.length;
-    const c = core();
-    const total = writeScratchRecords(frames);
-    if (c.relaySubsFeedBatchVerifiedScratch(m._h, conn.idx, frames.length, total, valid ?? '') !== 0) throwLastError();
-    const b = scratchBytes(0, 4 * frames.length);
-    const packed = new Int32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.length));
-    for (let i = 0; i < frames.length; i++) {
-      if (pool._closed) return; // an app callback closed the pool mid-batch
-      pool._onOutcome(conn, frames[i], packed[i], () => m.lastAt(i));
-    }
+    this._pool._feedBatch(conn, frames, valid); // the pool's own path: deliveries, then each outcome's actions
   }
 
   /** Ends every worker (RelayPool.close() does, through its abort signal); held frames go with the pool. */

@@ -97,12 +97,3 @@ export class Clock {
     this._timers.clear();
   }
 }
-
-/**
- * Exponential backoff with jitter: attempt n (from 0) waits min(maxDelay, initialDelay * factor^n),
- * of which a random fraction `jitter` is taken off (0: none, 1: "full jitter").
- */
-export function backoffDelay(attempt, { initialDelay, maxDelay, factor, jitter }, random) {
-  const base = Math.min(maxDelay, initialDelay * Math.pow(factor, attempt));
-  return Math.round(base * (1 - jitter * random()));
-}

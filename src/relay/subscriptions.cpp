@@ -5,6 +5,7 @@
 
 #include "relay/client_message.hpp"
 #include "relay/frame.hpp"
+#include "nips/nip59.hpp"
 #include "relay/sub_id.hpp"
 #include "util/hex.hpp"
 
@@ -26,6 +27,7 @@ const char* relay_sub_state_name(relay_sub_state s) {
     case relay_sub_state::live: return "live";
     case relay_sub_state::closed: return "closed";
     case relay_sub_state::idle: return "idle";
+    case relay_sub_state::queued: return "queued";
   }
   return "idle";
 }
@@ -53,7 +55,7 @@ const subscriptions::relay_entry* subscriptions::subscription::find_relay(std::s
   return nullptr;
 }
 
-subscriptions::subscriptions(subscriptions_config cfg) : cfg_(cfg) {}
+subscriptions::subscriptions(subscriptions_config cfg) : cfg_(cfg), rng_(cfg.seed ? cfg.seed : 1) {}
 
 subscriptions::subscription* subscriptions::find(std::string_view sub_id) {
   auto it = subs_.find(sub_id);
@@ -88,8 +90,12 @@ std::string subscriptions::req_frame(const std::string& sub_id, const subscripti
     // NIP-01: the relay answers with stored events since then, then live ones; the overlap
     // re-fetches the edge, and the seen window drops what was already delivered.
     std::vector<filter> adjusted = s.filters;
-    for (auto& f : adjusted)
+    for (auto& f : adjusted) {
+      // NIP-59 dates gift wraps at random up to two days back: the newest one seen says nothing
+      // about which were missed, so a filter for wraps keeps its own since.
+      if (f.kinds && std::find(f.kinds->begin(), f.kinds->end(), nip59::kGiftWrapKind) != f.kinds->end()) continue;
       if (!f.since || *f.since < *since) f.since = since;
+    }
     return encode_req(sub_id, adjusted);
   }();
   // open() checked the id and the filters, which is all encode_req can refuse.
@@ -102,7 +108,9 @@ result<std::string> subscriptions::req_for(std::string_view sub_id, std::string_
   subscription& s = it->second;
   relay_entry* r = s.find_relay(relay);
   if (!r) {
-    s.relays.push_back(relay_entry{std::string(relay), relay_sub_state::pending, std::nullopt});
+    relay_entry e;
+    e.url = std::string(relay);
+    s.relays.push_back(std::move(e));
     r = &s.relays.back();
   }
   r->state = relay_sub_state::pending;
@@ -141,6 +149,7 @@ void subscriptions::forget_relay(std::string_view relay) {
   for (auto& [id, s] : subs_)
     s.relays.erase(std::remove_if(s.relays.begin(), s.relays.end(), [&](const relay_entry& r) { return r.url == relay; }),
                    s.relays.end());
+  if (auto it = conns_.find(relay); it != conns_.end()) conns_.erase(it);
 }
 
 std::optional<outcome> subscriptions::decode(std::string_view relay, std::string_view frame, relay_message& msg) const {
@@ -170,27 +179,38 @@ outcome subscriptions::dispatch(std::string_view relay, relay_message&& msg, con
     outcome operator()(relay_closed& m) { return self.on_closed(relay, std::move(m)); }
     outcome operator()(relay_ok& m) { return std::move(m); }
     outcome operator()(relay_notice& m) { return std::move(m); }
-    outcome operator()(relay_auth& m) { return std::move(m); }
+    outcome operator()(relay_auth& m) {
+      auto& c = self.conn(relay);
+      c.challenge = m.challenge;
+      // A new challenge asks again, even after an accepted AUTH on this connection.
+      if (c.auth_state == relay_conn::auth::authenticated) c.auth_state = relay_conn::auth::none;
+      return std::move(m);
+    }
     outcome operator()(relay_count& m) { return std::move(m); }
   };
   return std::visit(visitor{*this, relay, verified}, msg);
 }
 
-outcome subscriptions::feed(std::string_view relay, std::string_view frame) {
+outcome subscriptions::feed(std::string_view relay, std::string_view frame, std::int64_t now_ms) {
+  now_ms_ = now_ms;
   relay_message msg;
   if (auto early = decode(relay, frame, msg)) return std::move(*early);
   return dispatch(relay, std::move(msg), nullptr);
 }
 
-std::vector<outcome> subscriptions::feed_batch(std::string_view relay, const std::vector<std::string_view>& frames) {
-  return feed_batch(relay, frames, {});
+std::vector<outcome> subscriptions::feed_batch(std::string_view relay, const std::vector<std::string_view>& frames,
+                                               const std::vector<std::uint8_t>& known_valid) {
+  return feed_batch(relay, frames, 0, nullptr, known_valid);
 }
 
 std::vector<outcome> subscriptions::feed_batch(std::string_view relay, const std::vector<std::string_view>& frames,
+                                               std::int64_t now_ms, std::vector<std::size_t>* marks,
                                                const std::vector<std::uint8_t>& known_valid) {
   static const result<void> valid;  // the result verify() gave elsewhere for known_valid frames
   constexpr std::size_t kKnown = SIZE_MAX - 1;
+  now_ms_ = now_ms;
   const std::size_t n = frames.size();
+  if (marks) marks->assign(n, 0);
   std::vector<relay_message> msgs(n);
   std::vector<std::optional<outcome>> early(n);
   // The events that would reach verification if fed now. Some may not when their turn comes (an
@@ -221,12 +241,13 @@ std::vector<outcome> subscriptions::feed_batch(std::string_view relay, const std
                              verify_at[i] == SIZE_MAX ? nullptr
                              : verify_at[i] == kKnown ? &valid
                                                       : &verified[verify_at[i]]));
+    if (marks) (*marks)[i] = actions_.size();
   }
   return out;
 }
 
 std::vector<outcome> subscriptions::feed_batch(std::string_view relay, const std::vector<std::string>& frames) {
-  return feed_batch(relay, std::vector<std::string_view>(frames.begin(), frames.end()));
+  return feed_batch(relay, std::vector<std::string_view>(frames.begin(), frames.end()), 0, nullptr);
 }
 
 bool subscriptions::wants_verify(std::string_view relay, const relay_event& m) const {
@@ -276,6 +297,12 @@ outcome subscriptions::on_event(std::string_view relay, relay_event&& m, const r
 }
 
 outcome subscriptions::on_eose(std::string_view relay, relay_eose&& m) {
+  if (is_probe(m.sub_id)) {
+    // The answer to a liveness probe: close it (the id was never a subscription of the pool).
+    auto frame = encode_close(m.sub_id);
+    if (frame) emit(action_type::send, std::string(relay), m.sub_id, std::move(*frame));
+    return eose{std::move(m.sub_id), std::string(relay), true};
+  }
   subscription* s = find(m.sub_id);
   relay_entry* r = s ? s->find_relay(relay) : nullptr;
   if (!r || !is_open(r->state))
@@ -284,16 +311,28 @@ outcome subscriptions::on_eose(std::string_view relay, relay_eose&& m) {
   r->state = relay_sub_state::live;
   bool all = std::none_of(s->relays.begin(), s->relays.end(),
                           [](const relay_entry& e) { return e.state == relay_sub_state::pending; });
+  if (s->managed) {
+    r->done = true;
+    check_eose(m.sub_id, *s);
+  }
   return eose{std::move(m.sub_id), std::string(relay), all};
 }
 
 outcome subscriptions::on_closed(std::string_view relay, relay_closed&& m) {
   subscription* s = find(m.sub_id);
   relay_entry* r = s ? s->find_relay(relay) : nullptr;
-  if (!r || !is_open(r->state))
+  if (!r || !is_open(r->state)) {
+    if (is_probe(m.sub_id)) return closed{std::move(m.sub_id), std::string(relay), std::move(m.status), true};
     return make_dropped(drop_reason::unknown_subscription, std::move(m.sub_id), relay, {},
                         make_error(errc::relay_subscription_unknown,
                                    "CLOSED for a subscription not open on this relay: " + m.status.message));
+  }
+  if (s->managed) {
+    // The outcome reports the frame; what follows (AUTH, retry, closed here) comes as actions.
+    closed out{m.sub_id, std::string(relay), m.status, false};
+    managed_closed(m.sub_id, *s, *r, m.status);
+    return out;
+  }
   r->state = relay_sub_state::closed;
   bool all = std::all_of(s->relays.begin(), s->relays.end(),
                          [](const relay_entry& e) { return e.state == relay_sub_state::closed; });

@@ -10,6 +10,14 @@
 // is delivered.
 //
 // Relay keys are compared as given: pass the same normalized URL (see relay_url.hpp) every time.
+//
+// Two ways to drive it. The building blocks (open, req_for, resubscribe, close) leave every
+// decision to the caller. The managed API (subscribe, relay_connected, relay_disconnected,
+// auth_result, unsubscribe, handle_timeout; subscriptions_managed.cpp) makes them all: it queues
+// REQs under a relay's NIP-11 limits, retries a transient CLOSED after a backoff, asks for NIP-42
+// AUTH on auth-required, resubscribes with `since` after a reconnect, counts a relay that dropped
+// as done for EOSE, and ends a subscription every relay closed. It says what to do as actions
+// (take_actions) and when to call again (next_deadline). Times of the managed API are ms.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -22,6 +30,7 @@
 
 #include "event/event.hpp"
 #include "event/filter.hpp"
+#include "relay/backoff.hpp"
 #include "relay/reason.hpp"
 #include "relay/relay_message.hpp"
 #include "relay/seen_window.hpp"
@@ -33,14 +42,30 @@ struct subscriptions_config {
   std::size_t seen_cap = 4096;             // ids remembered per subscription (about 100 bytes each)
   std::int64_t resubscribe_overlap = 60;   // seconds taken off the newest created_at on resubscribe
   std::size_t max_frame_bytes = 0;         // 0: no limit; larger frames are dropped unparsed
+  // Managed subscriptions: a CLOSED with a transient reason is retried this often per connection,
+  // after retry_backoff; the jitter's random numbers come from a generator seeded with seed.
+  int subscription_retries = kSubscriptionRetries;
+  backoff_policy retry_backoff = kRetryBackoff;
+  std::uint64_t seed = 0x9e3779b97f4a7c15ull;
 };
+
+// The NIP-11 limitation fields a client honors before sending; 0: none given.
+struct relay_limits {
+  std::size_t max_subscriptions = 0;
+  std::size_t max_filters = 0;
+  std::size_t max_message_length = 0;
+};
+
+// Subscription ids the core uses for liveness probes (a REQ any relay answers at once).
+inline constexpr std::string_view kProbePrefix = "ping:";
 
 // Where a subscription stands on one relay.
 enum class relay_sub_state : std::uint8_t {
   pending,  // REQ sent, stored events arriving, no EOSE yet
   live,     // EOSE received; new events arrive as published
   closed,   // the relay sent CLOSED; only req_for reopens it (after NIP-42 AUTH, say)
-  idle,     // the connection dropped; resubscribe() reopens it
+  idle,     // the connection dropped (or, managed: waiting for it, for AUTH or for a retry)
+  queued,   // managed: waiting for a free slot under the relay's max_subscriptions
 };
 const char* relay_sub_state_name(relay_sub_state s);
 
@@ -75,6 +100,28 @@ struct dropped {
 // OK, NOTICE, AUTH and COUNT frames pass through decoded, so the pool parses each frame once.
 using outcome = std::variant<deliver, eose, closed, dropped, relay_ok, relay_notice, relay_auth, relay_count>;
 
+// What the managed API asks the pool to do, in order.
+enum class action_type : std::uint8_t {
+  send,          // send `frame` to `relay` (REQ, CLOSE)
+  connect,       // `relay` is needed and not connected: connect (the pool's reconnect policy)
+  authenticate,  // answer `relay`'s NIP-42 challenge, then call auth_result
+  eose,          // `sub_id` reached the end of stored events (every relay EOSE, dropped or closed)
+  relay_closed,  // `sub_id` is over on `relay`: status says why; code is a local error code
+                 // (TOO_MANY_FILTERS, MESSAGE_TOO_LARGE) or empty for the relay's own CLOSED
+  ended,         // every relay closed `sub_id`: the subscription is gone
+};
+const char* action_type_name(action_type t);
+
+struct action {
+  action_type type;
+  std::string relay;
+  std::string sub_id;
+  std::string frame;
+  machine_message status;
+  std::string code;
+  std::string reason;  // relay_closed: reason_name(status.reason), or the local one (too-many-filters...)
+};
+
 struct close_action {
   std::string frame;                // ["CLOSE", <sub id>]
   std::vector<std::string> relays;  // where it is open (pending or live) and must be sent
@@ -107,17 +154,68 @@ class subscriptions {
   void forget_relay(std::string_view relay);
 
   // One frame received from `relay`, one outcome.
-  outcome feed(std::string_view relay, std::string_view frame);
+  // now_ms: for the managed API's retry deadlines.
+  outcome feed(std::string_view relay, std::string_view frame, std::int64_t now_ms = 0);
   // Frames received from `relay`, in order: the same outcomes as feeding them one by one, with
   // the signatures of the events that would be delivered checked together (verify_batch), which
   // is faster for a backlog (stored events before EOSE, a query's results).
-  std::vector<outcome> feed_batch(std::string_view relay, const std::vector<std::string_view>& frames);
+  // marks, when given: the number of actions decided after each outcome (actions of outcome i are
+  // [marks[i-1], marks[i]) of take_actions()), so the pool keeps them in order with deliveries.
+  // known_valid, when given: frames some of which were verified elsewhere on these very bytes (a
+  // worker, js/relay/verify-workers.js): known_valid[i] != 0 says frame i is an EVENT whose
+  // verify() succeeded, so it is not checked again; the others are checked here.
+  std::vector<outcome> feed_batch(std::string_view relay, const std::vector<std::string_view>& frames,
+                                  std::int64_t now_ms = 0, std::vector<std::size_t>* marks = nullptr,
+                                  const std::vector<std::uint8_t>& known_valid = {});
   std::vector<outcome> feed_batch(std::string_view relay, const std::vector<std::string>& frames);
-  // feed_batch of frames some of which were verified elsewhere on these very bytes (a worker,
-  // js/relay/verify-workers.js): known_valid[i] != 0 says frame i is an EVENT whose verify()
-  // succeeded, so it is not checked again; the others are checked here as feed_batch does.
   std::vector<outcome> feed_batch(std::string_view relay, const std::vector<std::string_view>& frames,
                                   const std::vector<std::uint8_t>& known_valid);
+
+  // --- Managed API (times in ms; `since` uses now_ms / 1000).
+
+  // open() plus a REQ for each relay, sent when connected and a slot is free (else connect or
+  // queue). max_wait_ms >= 0: the eose action comes then at the latest. Same errors as open(),
+  // and INVALID_ARGUMENT for no relays.
+  result<void> subscribe(std::string sub_id, std::vector<filter> filters, const std::vector<std::string>& relays,
+                         std::int64_t now_ms, std::int64_t max_wait_ms = -1);
+  // The subscription ends: CLOSE where it is open, queued REQs move up. Unknown ids are ignored.
+  void unsubscribe(std::string_view sub_id);
+  // The relay's NIP-11 limits (applied to REQs sent from now on).
+  void set_limits(std::string_view relay, relay_limits limits);
+  const relay_limits* limits(std::string_view relay) const;
+  // The connection to `relay` opened: the REQs of every managed subscription not closed there
+  // (since adjusted), within the limits.
+  void relay_connected(std::string_view relay, std::int64_t now_ms);
+  // The connection dropped. reconnecting: the pool will try again, so the relay counts as done
+  // for EOSE now and for subscriptions opened until it is back. Also resets its NIP-42 state.
+  void relay_disconnected(std::string_view relay, bool reconnecting);
+  // The pool stops using `relay`: each managed subscription is closed there (status `closed`).
+  void remove_relay(std::string_view relay, std::string_view message);
+  // The outcome of the authenticate action (pubkey when accepted): subscriptions waiting for it
+  // are asked again, or closed with the CLOSED that asked for AUTH.
+  void auth_result(std::string_view relay, bool accepted, std::int64_t now_ms);
+  // NIP-42 state of a relay: the challenge of this connection, whether AUTH succeeded on it, and
+  // whether the last attempt failed on the current challenge (asking again would fail again).
+  const std::string* challenge(std::string_view relay) const;
+  bool authenticated(std::string_view relay) const;
+  bool auth_refused(std::string_view relay) const;
+  // Whether a refusal (OK or CLOSED reason) asks for AUTH: auth-required, or restricted from a
+  // relay that challenged this connection and has not accepted AUTH (some relays refuse readers
+  // of DMs that way).
+  bool needs_auth(std::string_view relay, reason_code reason) const;
+  // A liveness probe for `relay`: a REQ for nothing, answered by EOSE at once; the answer is
+  // closed (send action) and reported as an eose outcome for the probe's id.
+  std::string probe(std::string_view relay);
+  static bool is_probe(std::string_view sub_id) { return sub_id.substr(0, kProbePrefix.size()) == kProbePrefix; }
+  // Retries and max_wait deadlines due at now_ms.
+  void handle_timeout(std::int64_t now_ms);
+  // The earliest deadline, or nothing.
+  std::optional<std::int64_t> next_deadline() const;
+  // The actions decided since the last call.
+  std::vector<action> take_actions();
+  bool has_actions() const { return !actions_.empty(); }
+  // Whether a managed subscription still needs `relay` (open, queued or waiting there).
+  bool wants_relay(std::string_view relay) const;
 
   // --- Queries.
   bool contains(std::string_view sub_id) const;
@@ -136,11 +234,22 @@ class subscriptions {
     std::string url;
     relay_sub_state state = relay_sub_state::pending;
     std::optional<std::int64_t> newest;  // created_at of the newest event seen from this relay
+    // Managed only.
+    bool done = false;          // EOSE, dropped or closed: no longer holds the subscription's EOSE back
+    bool auth_tried = false;    // AUTH asked for once on this connection
+    bool awaiting_auth = false;
+    int retries = 0;            // transient CLOSED retried on this connection
+    std::int64_t retry_at = 0;  // ms; 0: none
+    machine_message closed_by;  // the CLOSED that asked for AUTH
   };
   struct subscription {
     std::vector<filter> filters;
     std::vector<relay_entry> relays;  // a handful: linear search beats a map
     seen_window seen;
+    bool managed = false;
+    bool eosed = false;            // the eose action went out
+    std::uint64_t order = 0;       // subscribe order: REQs go out in it
+    std::optional<std::int64_t> eose_at{};  // max_wait deadline, ms
     relay_entry* find_relay(std::string_view url);
     const relay_entry* find_relay(std::string_view url) const;
   };
@@ -160,8 +269,40 @@ class subscriptions {
   outcome on_eose(std::string_view relay, relay_eose&& m);
   outcome on_closed(std::string_view relay, relay_closed&& m);
 
+  // Per relay connection (managed API).
+  struct relay_conn {
+    bool connected = false;
+    bool down = false;  // dropped, a reconnect is coming
+    relay_limits limits;
+    std::size_t active = 0;          // managed REQs open (pending or live) there
+    std::vector<std::string> queue;  // sub ids waiting for a slot, in order
+    std::optional<std::string> challenge;
+    enum class auth : std::uint8_t { none, authenticated, refused } auth_state = auth::none;
+    std::optional<std::string> refused_challenge;
+    std::uint64_t probes = 0;
+  };
+
+  relay_conn& conn(std::string_view relay);
+  const relay_conn* find_conn(std::string_view relay) const;
+  std::vector<std::string> managed_on(std::string_view relay) const;  // in subscribe order
+  void try_send(const std::string& sub_id, subscription& s, relay_entry& r, std::int64_t now_ms);
+  void flush_queue(std::string_view relay, std::int64_t now_ms);
+  void release_slot(std::string_view relay, relay_entry& r);
+  void close_on_relay(const std::string& sub_id, subscription& s, relay_entry& r, machine_message status,
+                      std::string code = {}, std::string reason = {});
+  void check_eose(const std::string& sub_id, subscription& s);
+  void managed_closed(const std::string& sub_id, subscription& s, relay_entry& r, const machine_message& status);
+  double next_random();
+  void emit(action_type t, std::string relay, std::string sub_id, std::string frame = {}, machine_message status = {},
+            std::string code = {}, std::string reason = {});
+
   subscriptions_config cfg_;
   std::map<std::string, subscription, std::less<>> subs_;  // less<>: look up by string_view
+  std::map<std::string, relay_conn, std::less<>> conns_;
+  std::vector<action> actions_;
+  std::uint64_t next_order_ = 0;
+  std::uint64_t rng_;
+  std::int64_t now_ms_ = 0;  // of the frame being fed
 };
 
 }  // namespace nostr::relay

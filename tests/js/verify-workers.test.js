@@ -120,6 +120,27 @@ test('verifyWorkers delivers and drops exactly as the main thread does, in order
   }
 });
 
+test('verifyWorkers: the machine\'s actions run in order with the deliveries of one worker batch (EOSE between events)', { timeout: 60_000 }, async () => {
+  const keys = [generateSecretKey()];
+  const ev = (i) => ({ event: finalizeEvent({ kind: 1, created_at: now() - 100 + i, tags: [], content: `e${i}` }, keys[0]) });
+  // One socket write burst: stored events, the EOSE, then live ones; the eose is an action of the
+  // core's machine decided by the EOSE frame's outcome, so it must come after event 4, before 5.
+  const frames = [...[0, 1, 2, 3, 4].map(ev), { raw: '["EOSE","$SUB"]' }, ...[5, 6].map(ev), { raw: JSON.stringify(['NOTICE', 'the end']) }];
+  const relay = await scriptedRelay([{ frames }]);
+  try {
+    const end = (log) => log.some((x) => x[0] === 'notice');
+    const main = await observe(relay.url, {}, { until: end });
+    const workers = await observe(relay.url, { verifyWorkers: { workers: 1 } }, { until: end });
+    for (const { log } of [main, workers]) {
+      assert.deepEqual(log.map((x) => x[0]), ['event', 'event', 'event', 'event', 'event', 'eose', 'event', 'event', 'notice']);
+    }
+    assert.deepEqual(workers.log, main.log);
+    assert.equal(workers.stats.verifiedInWorkers, 7, `the workers verified (${JSON.stringify(workers.stats)})`);
+  } finally {
+    await relay.close();
+  }
+});
+
 test('verifyWorkers: a disconnect in the middle of a burst feeds what arrived before the machine hears of it', { timeout: 60_000 }, async () => {
   const rand = prng(0xd15c);
   const keys = Array.from({ length: 5 }, () => generateSecretKey());
