@@ -100,12 +100,13 @@ async function peer(nostr, tools, url, agent, deltas) {
   const sk = nostr.generateSecretKey();
   const client = nostr.getPublicKey(sk);
   const key = tools.nip44.getConversationKey(sk, agent);
-  const pool = new tools.SimplePool();
+  const pool = new tools.SimplePool(); // from nostr-tools/pool: the module whose WebSocket was set
   const parts = [];
   let t0 = null;
   let cpu0 = null;
   let done;
-  const finished = new Promise((r) => (done = r));
+  let fail;
+  const finished = new Promise((resolve, reject) => ((done = resolve), (fail = reject)));
   const ourPool = new nostr.RelayPool({ relays: [url] });
   let sent = null;
   const K = nostr.nipxx.KINDS;
@@ -119,6 +120,9 @@ async function peer(nostr, tools, url, agent, deltas) {
           if (t0 === null) (t0 = performance.now()), (cpu0 = process.cpuUsage());
           parts[payload.seq] = payload.text;
         } else done(payload);
+      },
+      onclose(reasons) {
+        fail(new Error(`peer: subscription closed: ${JSON.stringify(reasons)}`)); // a no-op after the terminal
       },
       oneose() {
         sent ??= nostr.prompt({ pool: ourPool, signer: new nostr.LocalSigner(sk), agent, message: String(deltas), terminalGrace: 0 }).result.catch(() => {});
@@ -146,9 +150,11 @@ export async function measureNipxxStream({ quick = false } = {}) {
   const pool = new nostr.RelayPool({ relays: [relay.url] });
   let tools = null;
   try {
-    tools = await import('nostr-tools');
-    const { useWebSocketImplementation } = await import('nostr-tools/pool');
-    useWebSocketImplementation((await import('ws')).default);
+    // nostr-tools/pool, not the main entry: that is another module instance, and Node 20 has no
+    // global WebSocket for it.
+    const toolsPool = await import('nostr-tools/pool');
+    toolsPool.useWebSocketImplementation((await import('ws')).default);
+    tools = { ...(await import('nostr-tools')), SimplePool: toolsPool.SimplePool };
   } catch {
     tools = null;
   }
