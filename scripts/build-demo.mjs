@@ -56,7 +56,7 @@ const NAMESPACES = {
   nip40: 'js/nip40.js',
 };
 const PAGE_API = 'page-api';
-// The AGX panel's package code is imported lazily (web-demo/agx-lazy.js: `export { agx } from`
+// The AGX panel's package code is imported lazily (web-demo/agx-lazy.js: `import { agx } from`
 // the browser entry): its `agx` object comes from a module of its own, which only that chunk
 // imports, so the AGX requester, its wrap, unwrap, routes and replay guard stay out of app.js.
 const PAGE_API_AGX = 'page-api-agx';
@@ -109,7 +109,7 @@ function withoutAgx(file, from, to) {
 }
 function pageApiAgxSource() {
   const names = [...importedNames(['agx-lazy.js'])];
-  if (names.join() !== 'agx') throw new Error(`build-demo: web-demo/agx-lazy.js should export { agx } alone, not ${names}`);
+  if (names.join() !== 'agx') throw new Error(`build-demo: web-demo/agx-lazy.js should import { agx } alone from the package, not ${names}`);
   // The page itself (already running when this chunk loads: evaluated once), so that the page's
   // code lands in the chunk both parts share (see PAGE_ENTRY).
   return [`import ${JSON.stringify(join(root, 'web-demo/app.js'))};`, ...namespaceObject('agx')].join('\n');
