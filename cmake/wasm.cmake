@@ -67,7 +67,7 @@ nostr_wasm_url(core-lite core-lite.wasm)
 # explicit list; scripts/build-demo.mjs checks that the page's bundle names none of the functions
 # it lacks.
 set(NOSTR_WEB_BINDING_SOURCES)
-foreach(name support keys event nip19 nip44 nip59 wrap_inputs relay nip_xx agx agx_routes)
+foreach(name support keys event nip19 nip44 nip59 wrap_inputs relay nip_xx)
   list(APPEND NOSTR_WEB_BINDING_SOURCES ${CMAKE_SOURCE_DIR}/bindings/${name}.cpp)
 endforeach()
 add_executable(core-web ${NOSTR_WEB_BINDING_SOURCES})
@@ -96,6 +96,21 @@ target_compile_options(core-nip49 PRIVATE ${NOSTR_WASM_COMPILE_OPTIONS})
 target_link_options(core-nip49 PRIVATE ${NOSTR_WASM_LINK_FLAGS} -sINCOMING_MODULE_JS_API=[wasmBinary] -sSUPPORT_ERRNO=0
   -sENVIRONMENT=web -sTEXTDECODER=2 -Os)
 set_target_properties(core-nip49 PROPERTIES SUFFIX ".mjs" RUNTIME_OUTPUT_DIRECTORY ${NOSTR_DIST_DIR})
+# The demo page's AGX module (`npm run build:demo` ships it as agx.wasm, fetched with agx-lazy.js
+# when the AGX panel is first used): the AGX bindings and NIP-59's rumor check, with their own copy
+# of the crypto. core-web links without them (-43 KB gz, docs/performance.md). Its code holds no
+# key of the page: a LocalSigner's handle is only good in the module that made it, so AGX reaches
+# the page's key through the Signer methods (js/signer.js, js/agx/util.js).
+add_executable(core-agx)
+foreach(name support keys nip59 wrap_inputs agx agx_routes)
+  target_sources(core-agx PRIVATE ${CMAKE_SOURCE_DIR}/bindings/${name}.cpp)
+endforeach()
+target_link_libraries(core-agx PRIVATE nostr_core secp256k1_web sodium)
+target_compile_options(core-agx PRIVATE ${NOSTR_WASM_COMPILE_OPTIONS})
+target_link_options(core-agx PRIVATE ${NOSTR_WASM_LINK_FLAGS} -sINCOMING_MODULE_JS_API=[wasmBinary,instantiateWasm] -sSUPPORT_ERRNO=0
+  -sENVIRONMENT=web -sTEXTDECODER=2 -Os)
+set_target_properties(core-agx PROPERTIES SUFFIX ".mjs" RUNTIME_OUTPUT_DIRECTORY ${NOSTR_DIST_DIR})
+nostr_wasm_url(core-agx core-agx.wasm)
 target_compile_options(nostr_core PRIVATE -O3 -flto -fno-rtti)
 
 # Size where speed does not matter: protocol logic, relay frames, NIP-19 and the Embind glue are

@@ -45,7 +45,12 @@ export function core() {
 
 /** Throws the error the last failing core call recorded. */
 export function throwLastError() {
-  const { code, message } = instance.lastError();
+  throwLastErrorOf(instance);
+}
+
+/** Throws the error the last failing call of module `c` recorded. */
+export function throwLastErrorOf(c) {
+  const { code, message } = c.lastError();
   throw new NostrError(code, message);
 }
 
@@ -67,9 +72,13 @@ const encoder = /* @__PURE__ */ new TextEncoder();
  * removes (and wipes) it. Keys never cross as Embind strings, whose heap copies are freed unwiped.
  */
 export function putSecret(secretKey, code = 'INVALID_SECRET_KEY') {
+  putSecretIn(core(), secretKey, code);
+}
+
+/** putSecret into module `c`'s secret slot. */
+export function putSecretIn(c, secretKey, code = 'INVALID_SECRET_KEY') {
   if (!(secretKey instanceof Uint8Array) || secretKey.length !== 32)
     throw new NostrError(code, 'secret key must be a Uint8Array of 32 bytes');
-  const c = core();
   c.HEAPU8.set(secretKey, c.secretSlot());
 }
 
@@ -82,9 +91,14 @@ export function heap() {
  * Writes a string as UTF-8 into the scratch buffer at `offset`; returns the byte length written.
  */
 export function writeScratch(text, offset = 0) {
+  return writeScratchIn(instance, text, offset);
+}
+
+/** writeScratch into module `c`'s scratch buffer. */
+export function writeScratchIn(c, text, offset = 0) {
   const max = offset + text.length * 3;
-  const ptr = instance.scratch(max);
-  const view = instance.HEAPU8.subarray(ptr + offset, ptr + max);
+  const ptr = c.scratch(max);
+  const view = c.HEAPU8.subarray(ptr + offset, ptr + max);
   return encoder.encodeInto(text, view).written;
 }
 

@@ -42,7 +42,7 @@ function keyKind(key) {
 }
 
 function localHandle(key) {
-  return typeof key[HANDLE] === 'function' ? key[HANDLE]() : 0;
+  return typeof key[HANDLE] === 'function' ? key[HANDLE](core()) : 0;
 }
 
 function asObject(x, code, what) {

@@ -8,8 +8,10 @@ import { isHex32 } from './hex.js';
 import { createKeyHandle } from './keys.js';
 import { asPayload, asPlaintext, asPubkeyHex, encryptWithHandle, decryptWithHandle } from './nip44.js';
 
-// nip59 reaches a LocalSigner's key handle through this (registered, so no export is needed) to
-// run a whole wrap or unwrap in one wasm call.
+// nip59 and AGX reach a LocalSigner's key handle through this (registered, so no export is needed)
+// to run a whole wrap or unwrap in one wasm call. A handle is only good in the module instance that
+// made it: asked by another one (the demo page runs AGX on a module of its own), the signer
+// answers 0 and the caller goes through the four Signer methods, so the key never leaves its module.
 const HANDLE = Symbol.for('nostr-agents.LocalSigner.handle');
 
 // Backstop for signers that are dropped without dispose(): the key is wiped when collected.
@@ -29,10 +31,12 @@ function disposedError() {
 export class LocalSigner {
   #handle = 0;
   #pubkey = '';
+  #module; // the WASM instance that holds the key
 
   /** Takes a 32-byte secret key (copied into wasm memory), or generates one when none is given. */
   constructor(secretKey) {
     const c = core();
+    this.#module = c;
     const handle = secretKey === undefined ? c.keyGenerate() : createKeyHandle(secretKey);
     this.#handle = handle;
     this.#pubkey = checked(c.keyPublic(handle));
@@ -89,8 +93,9 @@ export class LocalSigner {
     this.dispose();
   }
 
-  [HANDLE]() {
-    return this.#live();
+  /** The key's handle in module `c`, or 0 when `c` is not the module that holds the key. */
+  [HANDLE](c) {
+    return c === this.#module ? this.#live() : 0;
   }
 }
 

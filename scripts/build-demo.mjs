@@ -4,9 +4,11 @@
 // module, the Emscripten loader included), core.wasm (fetched next to app.js and compiled while
 // it streams; serve it as application/wasm; fetched once per load in every engine) and style.css. Relative URLs only; no server code.
 // The page's core.wasm is dist/core-web.wasm: the package's core without the bindings the page
-// never calls (cmake/wasm.cmake), checked here against the page's bundle. Two more files are
-// fetched only when the user remembers a key or unlocks a remembered one: nip49.js and nip49.wasm
-// (web-demo/nip49-lazy.js and dist/core-nip49.wasm: NIP-49's scrypt and XChaCha20-Poly1305).
+// never calls (cmake/wasm.cmake), checked here against the page's bundle. Two files are fetched
+// only when the AGX panel is first used: agx-lazy.js and agx.wasm (web-demo/agx-lazy.js and
+// dist/core-agx.wasm, the AGX bindings, which core-web leaves out); two more only when the user
+// remembers a key or unlocks a remembered one: nip49.js and nip49.wasm (web-demo/nip49-lazy.js and
+// dist/core-nip49.wasm: NIP-49's scrypt and XChaCha20-Poly1305).
 //
 //   node scripts/build-demo.mjs [--out build/demo-site] [--analyze] [--json]
 //   (--analyze: what the JS is made of; --json: the sizes as one JSON line, for npm run bench)
@@ -25,7 +27,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values: args } = parseArgs({ options: { out: { type: 'string', default: 'build/demo-site' }, quiet: { type: 'boolean', default: false }, analyze: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } } });
 const out = resolve(args.out);
 
-for (const f of ['dist/core.wasm', 'dist/core.mjs', 'dist/core-web.wasm', 'dist/core-web.mjs', 'dist/core-nip49.wasm', 'dist/core-nip49.mjs'])
+for (const f of ['dist/core.wasm', 'dist/core.mjs', 'dist/core-web.wasm', 'dist/core-web.mjs', 'dist/core-agx.wasm', 'dist/core-agx.mjs', 'dist/core-nip49.wasm', 'dist/core-nip49.mjs'])
   if (!existsSync(join(root, f))) {
     process.stderr.write(`build-demo: ${f} is missing: run \`npm run build\` first\n`);
     process.exit(1);
@@ -54,7 +56,7 @@ const NAMESPACES = {
   nip40: 'js/nip40.js',
 };
 const PAGE_API = 'page-api';
-// The AGX panel's package code is imported lazily (web-demo/agx-lazy.js: `export { agx } from`
+// The AGX panel's package code is imported lazily (web-demo/agx-lazy.js: `import { agx } from`
 // the browser entry): its `agx` object comes from a module of its own, which only that chunk
 // imports, so the AGX requester, its wrap, unwrap, routes and replay guard stay out of app.js.
 const PAGE_API_AGX = 'page-api-agx';
@@ -107,7 +109,7 @@ function withoutAgx(file, from, to) {
 }
 function pageApiAgxSource() {
   const names = [...importedNames(['agx-lazy.js'])];
-  if (names.join() !== 'agx') throw new Error(`build-demo: web-demo/agx-lazy.js should export { agx } alone, not ${names}`);
+  if (names.join() !== 'agx') throw new Error(`build-demo: web-demo/agx-lazy.js should import { agx } alone from the package, not ${names}`);
   // The page itself (already running when this chunk loads: evaluated once), so that the page's
   // code lands in the chunk both parts share (see PAGE_ENTRY).
   return [`import ${JSON.stringify(join(root, 'web-demo/app.js'))};`, ...namespaceObject('agx')].join('\n');
@@ -119,6 +121,10 @@ const PAGE_ENTRY = 'page-entry';
 // The browser entry's loader import (dist/core.mjs) becomes the page module's loader, which then
 // fetches `core.wasm` next to app.js (the name the page ships core-web.wasm under).
 const webLoader = join(root, 'dist/core-web.mjs');
+// The AGX code (js/agx/, in agx-lazy.js alone) runs on a module of its own, dist/core-agx.wasm
+// shipped as agx.wasm: its `../core.js` is web-demo/agx-module.js, which loads that module (the
+// page's ./agx-core.js, a no-op on the dev page, is it too). core-web links without AGX.
+const agxModule = join(root, 'web-demo/agx-module.js');
 // The page's NIP-49 is imported lazily (`import('./nip49-lazy.js')` in identity.js): left out of
 // app.js, built on its own below as nip49.js next to it.
 const lazyNip49 = {
@@ -150,6 +156,9 @@ const fromSources = {
     // The page module runs the page: a side effect (the package's "sideEffects": false covers web-demo/ too).
     b.onResolve({ filter: /\/web-demo\/app\.js$/ }, (a) => ({ path: a.path, sideEffects: true }));
     b.onResolve({ filter: /\/dist\/core\.mjs$/ }, () => ({ path: webLoader }));
+    b.onResolve({ filter: /^\.\.\/core\.js$/ }, (a) => (/\/js\/agx\/[\w-]+\.js$/.test(a.importer) ? { path: agxModule } : undefined));
+    b.onResolve({ filter: /^\.\/agx-core\.js$/ }, (a) => (/\/web-demo\/agx-lazy\.js$/.test(a.importer) ? { path: agxModule } : undefined));
+    b.onLoad({ filter: /\/dist\/core-agx\.mjs$/ }, () => ({ contents: renamedLoader('core-agx.mjs', './core-agx.wasm', './agx.wasm'), loader: 'js' }));
     b.onLoad({ filter: /\/dist\/core-web\.mjs$/ }, () => ({ contents: renamedLoader('core-web.mjs', './core-web.wasm', './core.wasm'), loader: 'js' }));
   },
 };
@@ -189,6 +198,8 @@ if (!/\bimport\("\.\/agx-lazy\.js"\)/.test(appText)) throw new Error('build-demo
 const inputsOf = (name) => Object.keys(js.metafile.outputs[relative(root, join(out, name))]?.inputs ?? {});
 if (!inputsOf('agx-lazy.js').includes('js/agx/requester.js') || inputsOf('chunk.js').some((f) => f.startsWith('js/agx/')))
   throw new Error('build-demo: the AGX requester and its modules are no longer in agx-lazy.js alone');
+if (!inputsOf('agx-lazy.js').includes('web-demo/agx-module.js') || inputsOf('chunk.js').some((f) => /^(web-demo\/agx-|dist\/core-agx)/.test(f)))
+  throw new Error('build-demo: the AGX module (web-demo/agx-module.js, agx.wasm) is no longer loaded by agx-lazy.js alone');
 // The page module lacks some of the core's functions: the page's bundle must name none of them
 // (core functions are called as properties, `core().name(...)`, which minification keeps).
 const coreNames = async (name) => {
@@ -196,10 +207,15 @@ const coreNames = async (name) => {
   const m = await create({ wasmBinary: readFileSync(join(root, `dist/${name}.wasm`)), getRandomValue: () => 0 });
   return new Set(Object.keys(m));
 };
+// The AGX part calls its own module (dist/core-agx.wasm) and, for what is not AGX's, the page's.
 const webNames = await coreNames('core-web');
-const pageText = [...jsFiles.values()].join('\n');
-const missing = [...(await coreNames('core'))].filter((n) => !webNames.has(n) && new RegExp(`\\b${n}\\b`).test(pageText));
+const agxNames = await coreNames('core-agx');
+const fullNames = [...(await coreNames('core'))];
+const lacking = (text, has) => fullNames.filter((n) => !has(n) && new RegExp(`\\b${n}\\b`).test(text));
+const missing = lacking(jsFiles.get('app.js').toString('utf8'), (n) => webNames.has(n));
 if (missing.length) throw new Error(`build-demo: the page calls ${missing.join(', ')}, which dist/core-web.wasm lacks: add its binding file to core-web in cmake/wasm.cmake`);
+const missingAgx = lacking(jsFiles.get('agx-lazy.js').toString('utf8'), (n) => webNames.has(n) || agxNames.has(n));
+if (missingAgx.length) throw new Error(`build-demo: the AGX part calls ${missingAgx.join(', ')}, which neither dist/core-web.wasm nor dist/core-agx.wasm has: add its binding file to core-agx in cmake/wasm.cmake`);
 
 // The lazy part: web-demo/nip49-lazy.js with what it imports (the NIP-49 glue and its module's
 // loader), one module that fetches nip49.wasm next to it.
@@ -261,7 +277,10 @@ const files = [
   ['style.css', Buffer.from(css.outputFiles[0].contents)],
   ['core.wasm', readFileSync(join(root, 'dist/core-web.wasm'))],
 ];
-const lazyAgx = [['agx-lazy.js', jsFiles.get('agx-lazy.js')]];
+const lazyAgx = [
+  ['agx-lazy.js', jsFiles.get('agx-lazy.js')],
+  ['agx.wasm', readFileSync(join(root, 'dist/core-agx.wasm'))],
+];
 const lazy = [
   ['nip49.js', nip49Out],
   ['nip49.wasm', readFileSync(join(root, 'dist/core-nip49.wasm'))],

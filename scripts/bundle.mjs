@@ -122,7 +122,7 @@ if (!(existsSync(sumFile) && readFileSync(sumFile, 'utf8') === inputsSum && outp
   save(sumFile, inputsSum);
 }
 
-// The Emscripten loaders (dist/core*.mjs; core-web.mjs is the built demo page's) come out of emcc with whitespace removed but long local
+// The Emscripten loaders (dist/core*.mjs; core-web.mjs and core-agx.mjs are the built demo page's) come out of emcc with whitespace removed but long local
 // names (no closure compiler here: TOOLCHAIN.md): a full esbuild minification takes a quarter off
 // their gzip size. Identifiers and syntax only change inside the file; the module's exports, the
 // `Module["..."]` property names, the wasm import/export names and wasmUrl()'s
@@ -132,7 +132,7 @@ if (!(existsSync(sumFile) && readFileSync(sumFile, 'utf8') === inputsSum && outp
 // emcc's own output is processed (it still has the `_scriptDir` name; esbuild renames differ from
 // run to run), so a second run, or a run with no relink in between, leaves the files alone.
 const DATA_URI = /"(data:application\/octet-stream;base64,[A-Za-z0-9+/=]+)"/;
-for (const name of ['core.mjs', 'core-single.mjs', 'core-lite.mjs', 'core-web.mjs']) {
+for (const name of ['core.mjs', 'core-single.mjs', 'core-lite.mjs', 'core-web.mjs', 'core-agx.mjs']) {
   const file = resolve(root, 'dist', name);
   if (!existsSync(file)) continue;
   let text = readFileSync(file, 'utf8');

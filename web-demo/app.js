@@ -774,7 +774,7 @@ $('card-form').addEventListener('submit', async (ev) => {
 // The AGX panel's package code, fetched once, the first time the panel needs it.
 let agxModule = null;
 function loadAgx() {
-  agxModule ??= import('./agx-lazy.js').catch((err) => {
+  agxModule ??= import('./agx-lazy.js').then((m) => m.loadAgxPanel()).catch((err) => {
     agxModule = null; // a network failure: the next use tries again
     throw err;
   });

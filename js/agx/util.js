@@ -1,4 +1,5 @@
 // Shared helpers of the AGX layer: keys, peers, clocks, randomness.
+import { core } from '../core.js';
 import { NostrError } from '../errors.js';
 import { publicKeyHex } from '../keys.js';
 
@@ -15,9 +16,9 @@ export function randomId() {
 
 export { nowOf } from '../now.js';
 
-/** A LocalSigner's wasm key handle, or 0. */
+/** A LocalSigner's key handle in the module AGX runs on, or 0 (another signer, or a key held by another module). */
 export function localHandle(key) {
-  return key && typeof key[HANDLE] === 'function' ? key[HANDLE]() : 0;
+  return key && typeof key[HANDLE] === 'function' ? key[HANDLE](core()) : 0;
 }
 
 /** 'handle' (LocalSigner), 'sk' (32-byte Uint8Array) or a thrown INVALID_ARGUMENT. */

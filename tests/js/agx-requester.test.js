@@ -1,6 +1,7 @@
 // AgxRequester: the requesting side of AGX alone (what the demo page uses), over a real relay with
 // the AGX write policy, against an AgxClient that serves; a bundle of it leaves the serving side
-// out, and it runs on the page's WASM module, which lacks the serving side's bindings.
+// out, and it runs as the built demo page composes it: on the AGX module, which lacks the serving
+// side's bindings, beside the page's module, which lacks AGX's.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -121,11 +122,13 @@ describe('AgxRequester', () => {
     assert.match(await bundle('AgxClient'), serving);
   });
 
-  it("runs on the demo page's WASM module, which lacks the serving side's bindings", async () => {
+  it("runs as on the built demo page: AGX on its own module (without the serving side's bindings), the pool and the local key on the page's", async () => {
     const bob = await server();
     const { stdout } = await promisify(execFile)(process.execPath, [CHILD, relay.url, bob.signer.publicKey, 'demo.echo', JSON.stringify({ page: true })], { timeout: 60000 });
     const out = JSON.parse(stdout.trim().split('\n').pop());
-    assert.deepEqual(out.lacks, ['AgxTaskGate', 'AgxAutoReply', 'agxTaskResultRumor', 'agxReceiptRumor', 'agxFindHandler', 'agxCardTemplate']);
+    assert.deepEqual(out.webLacks, ['AgxEndpoint', 'AgxWrapJob', 'agxUnwrapWithHandle', 'AgxRelayRoutes']);
+    assert.deepEqual(out.agxLacks, ['AgxTaskGate', 'AgxAutoReply', 'agxTaskResultRumor', 'agxReceiptRumor', 'agxFindHandler', 'agxCardTemplate']);
+    assert.equal(out.local, 0, "the page's key handle is not used in the AGX module");
     assert.deepEqual(out.output, { echo: { page: true } });
     assert.deepEqual(out.receipts, ['delivered']);
     assert.deepEqual(out.updates, ['working']);

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
 import { forEachEngine } from '../support/engines.js';
 import { startDevRelay } from '../support/relays.js';
 import { startStaticServer } from '../support/static-server.js';
@@ -42,9 +43,9 @@ test('npm run build:demo is the build script', () => {
 
 test('the folder is static: HTML, JS, WASM and CSS with relative URLs, no server code', () => {
   const dir = path.join(tmp, 'www', SUB);
-  // nip49.js and nip49.wasm: fetched only to remember or unlock a key; agx-lazy.js only once the
-  // AGX panel is used.
-  assert.deepEqual(readdirSync(dir).sort(), ['agx-lazy.js', 'app.js', 'core.wasm', 'index.html', 'nip49.js', 'nip49.wasm', 'style.css']);
+  // nip49.js and nip49.wasm: fetched only to remember or unlock a key; agx-lazy.js and agx.wasm
+  // only once the AGX panel is used.
+  assert.deepEqual(readdirSync(dir).sort(), ['agx-lazy.js', 'agx.wasm', 'app.js', 'core.wasm', 'index.html', 'nip49.js', 'nip49.wasm', 'style.css']);
   const html = readFileSync(path.join(dir, 'index.html'), 'utf8');
   const urls = [...html.matchAll(/(?:src|href)="([^"]*)"/g)].map((m) => m[1]);
   // No <link rel=preload> of core.wasm: WebKit never gives it to the loader's fetch (two downloads).
@@ -58,7 +59,12 @@ test('the folder is static: HTML, JS, WASM and CSS with relative URLs, no server
   assert.doesNotMatch(js, /nip49EncryptScratch/, 'and is not in app.js');
   assert.match(js, /import\("\.\/agx-lazy\.js"\)/, 'the AGX panel\'s package code is imported lazily');
   assert.doesNotMatch(js, /AgxWrapJob|agxUnwrapWithHandle/, 'and is not in what a load fetches');
-  assert.match(readFileSync(path.join(dir, 'agx-lazy.js'), 'utf8'), /AgxWrapJob/);
+  const lazyAgx = readFileSync(path.join(dir, 'agx-lazy.js'), 'utf8');
+  assert.match(lazyAgx, /AgxWrapJob/);
+  assert.match(lazyAgx, /"\.\/agx\.wasm"/, 'the AGX part loads its own module');
+  // The page's module has no AGX binding; the AGX module has them (their Embind names).
+  assert.ok(!readFileSync(path.join(dir, 'core.wasm')).includes('AgxEndpoint'), 'core.wasm leaves the AGX bindings out');
+  assert.ok(readFileSync(path.join(dir, 'agx.wasm')).includes('AgxEndpoint'));
   assert.doesNotMatch(readFileSync(path.join(dir, 'nip49.js'), 'utf8'), /\bfrom\s*"[^"]*"/, 'nip49.js is one module');
   const wasm = readFileSync(path.join(dir, 'core.wasm'));
   assert.deepEqual([...wasm.subarray(0, 4)], [0, 0x61, 0x73, 0x6d]);
@@ -129,19 +135,38 @@ forEachEngine((engine) => {
     await page.screenshot(path.join(shots, 'hosted.png'));
   });
 
-  test('the AGX panel fetches its part (agx-lazy.js) on first use, then finds the Agent Card and completes a task', { timeout: 90_000 }, async () => {
-    assert.equal(site.requestsFor(`${SUB}agx-lazy.js`).length, 0, 'nothing of the AGX panel is fetched until it is used');
+  test('what a load fetches before the AGX panel is used is at most 200 KB gz', (t) => {
+    // Every file the visit so far requested (relays chosen, one chat), gzip -9 each, as the size
+    // rows count it (KB = 1000 bytes): issue 20's target for the built page.
+    const dir = path.join(tmp, 'www');
+    const files = [...new Set(site.requests.map((r) => new URL(r.path, site.origin).pathname))].map((p) => p.endsWith('/') ? `${p}index.html` : p);
+    assert.deepEqual(files.map((f) => path.basename(f)).sort(), ['app.js', 'core.wasm', 'index.html', 'style.css']);
+    const gz = files.reduce((sum, f) => sum + gzipSync(readFileSync(path.join(dir, f)), { level: 9 }).length, 0);
+    t.diagnostic(`${engine.browser.label}: a load fetched ${files.length} files, ${(gz / 1000).toFixed(1)} KB gz`);
+    assert.ok(gz <= 200_000, `a load fetches ${(gz / 1000).toFixed(1)} KB gz (target 200)`);
+  });
+
+  test('the AGX panel fetches its part (agx-lazy.js, agx.wasm) on first use, then finds the Agent Card and completes a task', { timeout: 90_000 }, async () => {
+    for (const f of ['agx-lazy.js', 'agx.wasm']) assert.equal(site.requestsFor(`${SUB}${f}`).length, 0, `nothing of the AGX panel (${f}) is fetched until it is used`);
     assert.equal(await page.value({ label: 'Agent npub' }), agent.npub);
     await page.click({ role: 'button', name: 'Look up card' });
     await page.waitForTarget('#card-view dl');
     assert.match(await page.text('#card-view'), /math\.eval/);
     assert.equal(site.requestsFor(`${SUB}agx-lazy.js`).length, 1);
+    const agxWasm = site.requestsFor(`${SUB}agx.wasm`);
+    assert.equal(agxWasm.length, 1, 'the AGX module is fetched with the panel');
+    assert.equal(agxWasm[0].contentType, 'application/wasm');
     await page.fill({ label: 'Capability' }, 'math.eval');
     await page.fill({ label: 'Payload (JSON)' }, '{"expression": "6 * 7"}');
     await page.click({ role: 'button', name: 'Send task' });
     await page.waitForTarget('#task-log li[data-kind="result"]', { timeoutMs: 60_000 });
     assert.match(await page.text('#task-log li[data-kind="result"]'), /"result": "42"/);
+    // The page's local key sealed the task and opened the agent's receipt and result from the
+    // page's module, through the Signer methods (its handle is no good in agx.wasm).
+    await page.waitForTarget('#task-log li[data-kind="receipt"]');
+    assert.match(await page.text('#task-log li[data-kind="receipt"]'), /delivered/);
     assert.equal(site.requestsFor(`${SUB}agx-lazy.js`).length, 1, 'fetched once');
+    assert.equal(site.requestsFor(`${SUB}agx.wasm`).length, 1, 'fetched once');
   });
 
   test('a reload remembers the relays and (once unlocked) the key, and restores the chat; every request stayed under the sub-path', { timeout: 90_000 }, async (t) => {

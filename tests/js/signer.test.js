@@ -93,7 +93,7 @@ test('a LocalSigner that is garbage-collected without dispose() has its key wipe
     import * as nostr from 'nostr-agents';
     import { core } from './js/core.js';
     await nostr.init();
-    let handle = (() => { const s = new nostr.LocalSigner(); return s[Symbol.for('nostr-agents.LocalSigner.handle')](); })();
+    let handle = (() => { const s = new nostr.LocalSigner(); return s[Symbol.for('nostr-agents.LocalSigner.handle')](core()); })();
     const alive = () => core().keyPublic(handle) !== undefined;
     if (!alive()) { console.log('dead-too-early'); process.exit(0); }
     for (let i = 0; i < 50 && alive(); i++) { globalThis.gc(); await new Promise((r) => setTimeout(r, 10)); }
@@ -311,4 +311,23 @@ test('Nip07Signer refuses bad input with LocalSigner\'s codes before the extensi
   } finally {
     local.dispose();
   }
+});
+
+test("a LocalSigner's key handle is only handed to the module that holds the key", async () => {
+  // The built demo page runs AGX on a WASM module of its own (agx.wasm): a handle number from the
+  // page's module means nothing there, or another key. Asked by any other module, the signer
+  // answers 0, and nip59/AGX go through its Signer methods (the key stays where it is).
+  const { readFile } = await import('node:fs/promises');
+  const { default: createCore } = await import('../../dist/core.mjs');
+  const { core } = await import('../../js/core.js');
+  const other = await createCore({ wasmBinary: await readFile(new URL('../../dist/core.wasm', import.meta.url)), getRandomValue: () => 4 });
+  other.prepare();
+  const HANDLE = Symbol.for('nostr-agents.LocalSigner.handle');
+  const s = new LocalSigner();
+  const h = s[HANDLE](core());
+  assert.ok(Number.isInteger(h) && h > 0);
+  assert.equal(s[HANDLE](other), 0, 'no handle for another module');
+  assert.equal(s[HANDLE](undefined), 0);
+  s.dispose();
+  assert.throws(() => s[HANDLE](core()), { code: 'SIGNER_DISPOSED' });
 });
