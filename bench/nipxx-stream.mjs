@@ -2,8 +2,9 @@
 // a run into deltas, and whether a long answer stays linear (no copy of the whole text per delta).
 //
 //   import { benchNipxxStream } from './nipxx-stream.mjs';   // markdown rows (bench/run.mjs)
-//   node bench/nipxx-stream.mjs [--quick] [--json] [--root DIR]   (--root: another tree's js/ and dist/,
-//                                                                 e.g. a worktree of main: before/after)
+//   node bench/nipxx-stream.mjs [--quick] [--json] [--root DIR]   (--root: the client from another tree's
+//                                                                 js/ and dist/, e.g. a worktree of an
+//                                                                 older main: before/after)
 //
 // How: the relay and the agent each run in their own child process. For each prompt the agent
 // prepares the whole answer first (N deltas of 100 bytes through the core's AgentRun, each
@@ -143,9 +144,9 @@ async function peer(nostr, tools, url, agent, deltas) {
 
 export async function measureNipxxStream({ quick = false } = {}) {
   const rounds = quick ? 1 : 3; // each answer is signed anew per run: 4,000 events take the agent a while
-  const rootArgs = ROOT === HERE ? [] : ['--root', ROOT];
-  const relay = await forkChild(SELF, ['--relay', ...rootArgs]);
-  const agentProc = await forkChild(SELF, ['--agent', relay.url, ...rootArgs]);
+  // The relay and the agent are always this tree's: --root swaps only the client measured.
+  const relay = await forkChild(SELF, ['--relay']);
+  const agentProc = await forkChild(SELF, ['--agent', relay.url]);
   const nostr = await load();
   const pool = new nostr.RelayPool({ relays: [relay.url] });
   let tools = null;
