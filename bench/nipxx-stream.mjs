@@ -37,7 +37,8 @@ async function load() {
 
 async function serveRelay() {
   const { startRelay } = await import(pathToFileURL(`${ROOT}js/relay-server/index.js`).href);
-  const relay = await startRelay({ port: 0, rateLimit: false, maxSubscriptions: 1000 });
+  // A 400 KB answer's response event carries the whole text: over the default 256 KiB limit.
+  const relay = await startRelay({ port: 0, rateLimit: false, maxSubscriptions: 1000, maxMessageLength: 2 * 1024 * 1024 });
   process.send({ url: relay.url });
 }
 
@@ -59,7 +60,8 @@ async function serveBurstAgent(url) {
     for (let i = 0; i < n; i++) events.push(await seal(prompt.pubkey, run.delta(chunk)));
     events.push(await seal(prompt.pubkey, run.respond(chunk.repeat(n))));
     run.dispose();
-    await Promise.all(events.map((e) => pool.publish(e)));
+    const refused = (await Promise.all(events.map((e) => pool.publish(e)))).flat().filter((o) => o.status !== 'accepted');
+    if (refused.length > 0) console.error('bench agent: the relay refused', refused[0]);
   };
   await new Promise((resolve) => {
     const sub = pool.subscribe([{ kinds: [nostr.nipxx.KINDS.prompt], '#p': [agent] }], {
