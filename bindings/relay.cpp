@@ -546,9 +546,65 @@ val subs_actions(int h) {
       o.set("message", a.status.message);
       if (!a.code.empty()) o.set("code", a.code);
     }
+    if (a.publish != 0) {
+      o.set("publish", static_cast<double>(a.publish));
+      if (a.type == relay::action_type::authenticate)
+        o.set("deadline", a.deadline >= 0 ? val(static_cast<double>(a.deadline)) : val::global("Infinity"));
+      if (a.type == relay::action_type::settle) {
+        o.set("status", std::string(relay::publish_status_name(a.outcome)));
+        o.set("attempts", a.attempts);
+        if (a.has_ok) {
+          o.set("reason", a.reason);
+          o.set("message", a.status.message);
+        }
+      }
+      if (a.type == relay::action_type::settle || a.type == relay::action_type::auth_required) {
+        o.set("code", a.code);
+        o.set("detail", a.detail);
+      }
+    }
     out.call<void>("push", o);
   }
   return out;
+}
+
+// --- Publishing (subscriptions_publish.cpp). Times in ms.
+
+// 0 or an errc value. event_json: the event's NIP-01 fields (checked by the caller: verify);
+// relays: relay indexes; deadline -1: none.
+int subs_publish(int h, double id, val relay_idxs, const std::string& event_json, double now, double deadline,
+                 int retries) {
+  machine* m = find(h);
+  if (!m) return fail_code(bad_handle());
+  dom::value j = parse_json(event_json);
+  if (j.is_discarded()) return fail_code(make_error(errc::invalid_event, "event is not JSON"));
+  auto ev = event_from_json(j);
+  if (!ev) return fail_code(ev.err());
+  std::vector<std::string> urls;
+  const unsigned n = relay_idxs["length"].as<unsigned>();
+  for (unsigned i = 0; i < n; ++i) {
+    const std::string* url = relay_at(*m, relay_idxs[i].as<int>());
+    if (!url) return fail_code(bad_relay());
+    urls.push_back(*url);
+  }
+  auto r = m->subs.publish(static_cast<std::uint64_t>(id), *ev, urls, to_i64(now), deadline >= 0 ? to_i64(deadline) : -1,
+                           retries);
+  return r ? 0 : fail_code(r.err());
+}
+
+// The caller's signal aborted publish `id`: every relay not settled settles aborted (ABORTED).
+void subs_abort_publish(int h, double id) {
+  if (machine* m = find(h))
+    m->subs.cancel_publish(static_cast<std::uint64_t>(id), relay::publish_status::aborted, "ABORTED",
+                           "the operation was aborted");
+}
+
+void subs_close_publishes(int h) {
+  if (machine* m = find(h)) m->subs.close_publishes();
+}
+
+void subs_set_can_authenticate(int h, bool yes) {
+  if (machine* m = find(h)) m->subs.set_can_authenticate(yes);
 }
 
 // --- Stateless codec.
@@ -582,6 +638,16 @@ val encode_req(bool count, const std::string& sub_id, const std::string& filters
   auto frame = count ? relay::encode_count(sub_id, *filters) : relay::encode_req(sub_id, *filters);
   if (!frame) return fail(frame.err());
   return val(std::move(*frame));
+}
+
+// ["EVENT", event] or ["AUTH", event] (NIP-42) from the event's JSON text: the seven NIP-01
+// fields only, whatever else the object had.
+val encode_event_frame(bool auth, const std::string& event_json) {
+  dom::value j = parse_json(event_json);
+  if (j.is_discarded()) return fail(make_error(errc::invalid_event, "event is not JSON"));
+  auto ev = event_from_json(j);
+  if (!ev) return fail(ev.err());
+  return val(auth ? relay::encode_client_auth(*ev) : relay::encode_client_event(*ev));
 }
 
 // The relay constants js/relay uses, so it keeps no copy: defaults of the subscription machine,
@@ -677,12 +743,17 @@ EMSCRIPTEN_BINDINGS(relay) {
   emscripten::function("relaySubsNextDeadline", &subs_next_deadline);
   emscripten::function("relaySubsWantsRelay", &subs_wants_relay);
   emscripten::function("relaySubsActions", &subs_actions);
+  emscripten::function("relaySubsPublish", &subs_publish);
+  emscripten::function("relaySubsAbortPublish", &subs_abort_publish);
+  emscripten::function("relaySubsClosePublishes", &subs_close_publishes);
+  emscripten::function("relaySubsSetCanAuthenticate", &subs_set_can_authenticate);
   emscripten::function("relayConstants", &relay_constants);
   emscripten::function("relayBackoffDelay", &backoff_delay);
   emscripten::function("relayNextReconnectAttempt", &next_reconnect_attempt);
   emscripten::function("relayNormalizeUrl", &normalize_url);
   emscripten::function("relayAuthTemplate", &auth_template_json);
   emscripten::function("relayEncodeReq", &encode_req);
+  emscripten::function("relayEncodeEventFrame", &encode_event_frame);
   emscripten::function("relayReasonNames", &reason_names);
   emscripten::function("relayTransientReasons", &transient_reasons);
   emscripten::function("relayDropReasonNames", &drop_reason_names);

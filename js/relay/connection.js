@@ -68,6 +68,8 @@ export class RelayConnection {
     this._lastRx = 0;
     this._openedAt = 0;
     this._final = false;
+    this._dropping = false;
+    this._useAfterDrop = false;
   }
 
   get isOpen() {
@@ -96,6 +98,10 @@ export class RelayConnection {
 
   /** Starts connecting unless connected, connecting or waiting to reconnect. */
   use() {
+    if (this._dropping) {
+      this._useAfterDrop = true; // asked while the drop is being handled: once its state is set
+      return;
+    }
     if (this._final || this.state !== 'closed') return;
     this.attempt = 0;
     this._connect();
@@ -211,6 +217,19 @@ export class RelayConnection {
   }
 
   _afterDrop(err, wasOpen) {
+    this._dropping = true;
+    try {
+      this._handleDrop(err, wasOpen);
+    } finally {
+      this._dropping = false;
+    }
+    if (this._useAfterDrop) {
+      this._useAfterDrop = false;
+      this.use();
+    }
+  }
+
+  _handleDrop(err, wasOpen) {
     const clock = this.pool._clock;
     clock.clear(this._timer);
     clock.clear(this._pingTimer);

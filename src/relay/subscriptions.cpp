@@ -177,7 +177,10 @@ outcome subscriptions::dispatch(std::string_view relay, relay_message&& msg, con
     outcome operator()(relay_event& m) { return self.on_event(relay, std::move(m), verified); }
     outcome operator()(relay_eose& m) { return self.on_eose(relay, std::move(m)); }
     outcome operator()(relay_closed& m) { return self.on_closed(relay, std::move(m)); }
-    outcome operator()(relay_ok& m) { return std::move(m); }
+    outcome operator()(relay_ok& m) {
+      self.pub_on_ok(relay, m);  // publishes waiting for it (subscriptions_publish.cpp)
+      return std::move(m);
+    }
     outcome operator()(relay_notice& m) { return std::move(m); }
     outcome operator()(relay_auth& m) {
       auto& c = self.conn(relay);
