@@ -531,6 +531,8 @@ bool subs_wants_relay(int h, int relay_idx) {
 
 // The actions decided since the last call: [{type, relay (index, -1 for none), subId, frame?,
 // reason?, message?, code?}].
+std::string auth_template_json(const std::string& relay_url, const std::string& challenge, double now);
+
 val subs_actions(int h) {
   val out = val::array();
   machine* m = find(h);
@@ -546,6 +548,20 @@ val subs_actions(int h) {
       o.set("message", a.status.message);
       if (!a.code.empty()) o.set("code", a.code);
     }
+    if (a.type == relay::action_type::sign_auth) {
+      o.set("round", static_cast<double>(a.round));
+      o.set("template", val::global("JSON").call<val>("parse", auth_template_json(a.relay, a.challenge,
+                                                                                  static_cast<double>(a.created_at))));
+    } else if (a.type == relay::action_type::auth_status) {
+      o.set("state", a.state);
+      if (!a.code.empty()) {
+        o.set("code", a.code);
+        o.set("detail", a.detail);
+      }
+      if (!a.pubkey.empty()) o.set("pubkey", a.pubkey);
+    } else if (a.type == relay::action_type::auth_done) {
+      o.set("accepted", a.accepted);
+    }
     if (a.publish != 0) {
       o.set("publish", static_cast<double>(a.publish));
       if (a.type == relay::action_type::authenticate)
@@ -558,7 +574,7 @@ val subs_actions(int h) {
           o.set("message", a.status.message);
         }
       }
-      if (a.type == relay::action_type::settle || a.type == relay::action_type::auth_required) {
+      if (a.type == relay::action_type::settle) {
         o.set("code", a.code);
         o.set("detail", a.detail);
       }
@@ -605,6 +621,38 @@ void subs_close_publishes(int h) {
 
 void subs_set_can_authenticate(int h, bool yes) {
   if (machine* m = find(h)) m->subs.set_can_authenticate(yes);
+}
+
+// --- NIP-42 (subscriptions_auth.cpp). Times in ms; deadline -1: none.
+
+void subs_authenticate(int h, int relay_idx, double now, double deadline) {
+  machine* m = find(h);
+  const std::string* url = m ? relay_at(*m, relay_idx) : nullptr;
+  if (url) m->subs.authenticate(*url, to_i64(now), deadline >= 0 ? to_i64(deadline) : -1);
+}
+
+// The signer's answer to sign-auth `round`: the signed event's JSON text (an answer that is not
+// an event fails the AUTH as a signer error would).
+void subs_auth_signed(int h, int relay_idx, double round, const std::string& event_json, double now) {
+  machine* m = find(h);
+  const std::string* url = m ? relay_at(*m, relay_idx) : nullptr;
+  if (!url) return;
+  dom::value j = parse_json(event_json);
+  auto ev = j.is_discarded() ? result<event>(make_error(errc::invalid_event, "not JSON")) : event_from_json(j);
+  if (!ev)
+    m->subs.auth_sign_failed(*url, static_cast<std::uint64_t>(round), "not a signed event: " + ev.err().detail, to_i64(now));
+  else
+    m->subs.auth_signed(*url, static_cast<std::uint64_t>(round), *ev, to_i64(now));
+}
+
+void subs_auth_sign_failed(int h, int relay_idx, double round, const std::string& why, double now) {
+  machine* m = find(h);
+  const std::string* url = m ? relay_at(*m, relay_idx) : nullptr;
+  if (url) m->subs.auth_sign_failed(*url, static_cast<std::uint64_t>(round), why, to_i64(now));
+}
+
+void subs_set_auth_policy(int h, bool eager, double timeout) {
+  if (machine* m = find(h)) m->subs.set_auth_policy(eager, to_i64(timeout));
 }
 
 // --- Stateless codec.
@@ -666,6 +714,9 @@ val relay_constants() {
   c.set("seenCap", static_cast<double>(d.seen_cap));
   c.set("resubscribeOverlap", static_cast<double>(d.resubscribe_overlap));
   c.set("subscriptionRetries", d.subscription_retries);
+  c.set("publishRetries", relay::kPublishRetries);
+  c.set("publishTimeout", static_cast<double>(relay::kPublishTimeoutMs));
+  c.set("authTimeout", static_cast<double>(relay::kAuthTimeoutMs));
   c.set("retry", backoff(d.retry_backoff));
   val reconnect = backoff(relay::kReconnectBackoff);
   reconnect.set("stableAfter", static_cast<double>(relay::kReconnectStableAfterMs));
@@ -747,6 +798,10 @@ EMSCRIPTEN_BINDINGS(relay) {
   emscripten::function("relaySubsAbortPublish", &subs_abort_publish);
   emscripten::function("relaySubsClosePublishes", &subs_close_publishes);
   emscripten::function("relaySubsSetCanAuthenticate", &subs_set_can_authenticate);
+  emscripten::function("relaySubsAuthenticate", &subs_authenticate);
+  emscripten::function("relaySubsAuthSigned", &subs_auth_signed);
+  emscripten::function("relaySubsAuthSignFailed", &subs_auth_sign_failed);
+  emscripten::function("relaySubsSetAuthPolicy", &subs_set_auth_policy);
   emscripten::function("relayConstants", &relay_constants);
   emscripten::function("relayBackoffDelay", &backoff_delay);
   emscripten::function("relayNextReconnectAttempt", &next_reconnect_attempt);

@@ -328,6 +328,25 @@ export class SubscriptionMachine {
     this._c.relaySubsSetCanAuthenticate(this._h, yes);
   }
 
+  /** Starts (or joins) NIP-42 AUTH on `relay`; deadlineMs: for the challenge, then the OK (Infinity: none). */
+  authenticate(relay, nowMs, deadlineMs) {
+    this._c.relaySubsAuthenticate(this._h, relay, nowMs, deadlineMs === Infinity ? -1 : deadlineMs);
+  }
+
+  /** The signer's answer to sign-auth `round` (eventJson: the signed event). */
+  authSigned(relay, round, eventJson, nowMs) {
+    this._c.relaySubsAuthSigned(this._h, relay, round, eventJson, nowMs);
+  }
+
+  authSignFailed(relay, round, why, nowMs) {
+    this._c.relaySubsAuthSignFailed(this._h, relay, round, String(why), nowMs);
+  }
+
+  /** eager: answer every challenge as it arrives, within timeoutMs. */
+  setAuthPolicy(eager, timeoutMs) {
+    this._c.relaySubsSetAuthPolicy(this._h, eager, timeoutMs);
+  }
+
   wantsRelay(relay) {
     return this._c.relaySubsWantsRelay(this._h, relay);
   }

@@ -7,7 +7,7 @@
 import { NostrError } from '../errors.js';
 import { verifyEventError } from '../event.js';
 import { eventJson, normalizeRelayUrl } from './codec.js';
-import { RelayConnection } from './connection.js';
+import { RelayConnection, describe } from './connection.js';
 import {
   SubscriptionMachine,
   DELIVER,
@@ -35,13 +35,11 @@ const DEFAULTS = {
   WebSocket: undefined,
   signer: undefined,
   eagerAuth: false,
-  // reconnect, retry, subscriptionRetries, seenCap, resubscribeOverlap: the core's defaults
-  // (relayConstants), filled in when the pool first opens (the module may load after the pool).
+  // reconnect, retry, subscriptionRetries, seenCap, resubscribeOverlap, publishTimeout,
+  // publishRetries, authTimeout: the core's defaults (relayConstants), filled in when the pool
+  // first opens (the module may load after the pool).
   connectTimeout: 10_000,
   ping: { interval: 30_000, timeout: 10_000 },
-  publishTimeout: 10_000,
-  publishRetries: 3,
-  authTimeout: 10_000,
   relayInfo: true,
   infoTimeout: 3_000,
   fetch: undefined,
@@ -78,7 +76,7 @@ function options(o) {
     throw new NostrError('INVALID_ARGUMENT', 'relays must be an array of relay URLs');
   // RELAY_URL_INVALID now rather than a silent failure later (before init(), at first use).
   if (isReady()) for (const url of opts.relays) normalizeRelayUrl(url);
-  for (const k of MS_OPTIONS) checkMs(opts[k], k);
+  for (const k of MS_OPTIONS) if (opts[k] !== undefined) checkMs(opts[k], k);
   if (opts.idleTimeout !== false) checkMs(opts.idleTimeout, 'idleTimeout');
   for (const k of COUNT_OPTIONS) if (opts[k] !== undefined) checkMs(opts[k], k, { integer: true });
   for (const [group, value] of [['reconnect', opts.reconnect], ['retry', opts.retry], ['ping', opts.ping]])
@@ -91,7 +89,8 @@ function withCoreDefaults(opts) {
   const k = relayConstants();
   if (opts.reconnect !== false) opts.reconnect = { ...k.reconnect, ...opts.reconnect };
   opts.retry = { ...k.retry, ...opts.retry };
-  for (const key of ['subscriptionRetries', 'seenCap', 'resubscribeOverlap']) opts[key] ??= k[key];
+  for (const key of ['subscriptionRetries', 'seenCap', 'resubscribeOverlap', 'publishTimeout', 'publishRetries', 'authTimeout'])
+    opts[key] ??= k[key];
 }
 
 /**
@@ -204,6 +203,7 @@ export class RelayPool {
         seed: Math.floor(this._clock.random() * 2 ** 52) + 1,
       });
       this._machine.setCanAuthenticate(Boolean(o.signer));
+      this._machine.setAuthPolicy(Boolean(o.eagerAuth), o.authTimeout);
     }
   }
 
@@ -321,21 +321,21 @@ export class RelayPool {
       case 'connect':
         conn?.use();
         break;
-      case 'authenticate': {
-        if (!conn) break;
-        const sock = conn.sock;
-        conn
-          .authenticate(a.deadline) // a publish's deadline, else the pool's authTimeout
-          .then((ok) => {
-            if (conn.sock !== sock || this._closed) return;
-            this._machine.authResult(conn.idx, ok, this._clock.now());
-            this._run();
-          })
-          .catch((err) => this._emit('error', err));
+      case 'authenticate':
+        // The core runs the AUTH (sign-auth, auth-status, auth-done) and resumes what waited on it.
+        this._machine.authenticate(a.relay, this._clock.now(), a.deadline ?? this._clock.now() + this._opts.authTimeout);
+        this._run();
         break;
-      }
-      case 'auth-required':
-        conn?._setState('auth-required', new NostrError(a.code, a.detail));
+      case 'sign-auth':
+        if (conn) this._signAuth(conn, a);
+        break;
+      case 'auth-status':
+        if (!conn) break;
+        if (a.pubkey) conn.authPubkey = a.pubkey;
+        conn._setState(a.state, a.code ? new NostrError(a.code, a.detail) : undefined);
+        break;
+      case 'auth-done':
+        conn?._authDone(a.accepted === true);
         break;
       case 'settle':
         this._settle(a);
@@ -363,6 +363,25 @@ export class RelayPool {
       default:
         break;
     }
+  }
+
+  /** The signer signs the core's AUTH template; the core sends it (or fails the AUTH). */
+  _signAuth(conn, a) {
+    const signer = this._opts.signer;
+    Promise.resolve()
+      .then(() => signer.signEvent(a.template))
+      .then(
+        (signed) => {
+          if (this._closed) return;
+          this._machine.authSigned(conn.idx, a.round, eventJson(signed ?? {}), this._clock.now());
+          this._run();
+        },
+        (err) => {
+          if (this._closed) return;
+          this._machine.authSignFailed(conn.idx, a.round, describe(err), this._clock.now());
+          this._run();
+        },
+      );
   }
 
   /** One timer for the machine's next deadline (a retry after a transient CLOSED, a maxWait). */
@@ -497,17 +516,14 @@ export class RelayPool {
         } else this.stats.dropped[reason]++;
         break;
       }
-      case OK: {
-        const d = last();
-        d.accepted = (packed & FLAG) !== 0;
-        conn._onOk(d);
+      case OK:
+        // The core settled what waited for it (a publish, our AUTH): actions.
         break;
-      }
       case NOTICE:
         this._emit('notice', { relay: conn.url, message: last().message });
         break;
       case AUTH:
-        conn._onChallenge(last().challenge);
+        // The core keeps the challenge and answers it when asked to (or at once: eagerAuth).
         break;
       case COUNT_FRAME: {
         // The answer to a count (count.js); a COUNT nobody waits for is ignored.

@@ -111,7 +111,10 @@ enum class action_type : std::uint8_t {
   ended,         // every relay closed `sub_id`: the subscription is gone
   // Publishing (subscriptions_publish.cpp); `publish` names the publish.
   settle,         // the publish is over on `relay`: publish_status, status (the OK), code, detail
-  auth_required,  // `relay` asks for NIP-42 AUTH and there is no signer: show it (code, detail)
+  // NIP-42 (subscriptions_auth.cpp).
+  sign_auth,    // sign the AUTH template for `challenge` (created_at), then auth_signed(round)
+  auth_status,  // `relay`'s connection is now `state` (authenticating, open, auth-required): code, detail, pubkey
+  auth_done,    // the AUTH asked for on `relay` ended: accepted or not
 };
 const char* action_type_name(action_type t);
 
@@ -134,6 +137,13 @@ struct action {
   bool has_ok = false;          // settle: status is the relay's OK (accepted, rejected)
   std::string detail;           // settle, auth_required: the error's message (code: its code)
   std::int64_t deadline = -1;   // authenticate for a publish: its deadline (ms; -1: none)
+  // NIP-42.
+  std::uint64_t round = 0;      // sign_auth: hand it back with the signed event
+  std::string challenge;        // sign_auth
+  std::int64_t created_at = 0;  // sign_auth: of the template (seconds)
+  std::string state;            // auth_status
+  std::string pubkey;           // auth_status open: the key the relay accepted
+  bool accepted = false;        // auth_done
 };
 
 struct close_action {
@@ -246,6 +256,21 @@ class subscriptions {
   void close_publishes();
   // Whether the pool has a signer for NIP-42 AUTH (without one, auth-required is a rejection).
   void set_can_authenticate(bool yes) { can_authenticate_ = yes; }
+
+  // --- NIP-42 AUTH (subscriptions_auth.cpp; times in ms). authenticate() answers the relay's
+  // challenge (waiting for one until deadline_ms, -1: none): sign_auth asks the signer for the
+  // kind 22242 event, auth_signed() sends it as ["AUTH", ...] and its OK decides. One AUTH at a
+  // time per connection (a second call joins it); accepted once stays accepted until a new
+  // challenge; refused on a challenge is refused again without asking. Every ending is an
+  // auth_done action and goes to auth_result() (subscriptions and publishes waiting for it).
+  void authenticate(std::string_view relay, std::int64_t now_ms, std::int64_t deadline_ms);
+  void auth_signed(std::string_view relay, std::uint64_t round, const event& signed_event, std::int64_t now_ms);
+  void auth_sign_failed(std::string_view relay, std::uint64_t round, std::string_view why, std::int64_t now_ms);
+  // eager: answer every challenge at once (with timeout_ms), not only when a relay asks for AUTH.
+  void set_auth_policy(bool eager, std::int64_t timeout_ms) {
+    eager_auth_ = eager;
+    auth_timeout_ms_ = timeout_ms;
+  }
   std::size_t publishes() const { return pubs_.size(); }
 
   // --- Queries.
@@ -311,7 +336,22 @@ class subscriptions {
     enum class auth : std::uint8_t { none, authenticated, refused } auth_state = auth::none;
     std::optional<std::string> refused_challenge;
     std::uint64_t probes = 0;
+    // The AUTH in flight (subscriptions_auth.cpp).
+    enum class auth_step : std::uint8_t { idle, wait_challenge, signing, wait_ok } step = auth_step::idle;
+    std::int64_t auth_deadline = -1;
+    std::uint64_t auth_round = 0;
+    std::string auth_event_id;
+    std::string auth_pubkey;
   };
+  void auth_sign(std::string_view relay, relay_conn& c);
+  void auth_end(std::string_view relay, bool accepted, std::string_view code = {}, std::string detail = {});
+  void auth_emit_status(std::string_view relay, std::string state, std::string code = {}, std::string detail = {},
+                        std::string pubkey = {});
+  void auth_on_challenge(std::string_view relay);
+  bool auth_on_ok(std::string_view relay, const relay_ok& ok);
+  void auth_disconnected(std::string_view relay);
+  void auth_timeout(std::int64_t now_ms);
+  void auth_next_deadline(std::optional<std::int64_t>& best) const;
 
   // One publish (subscriptions_publish.cpp).
   enum class pub_stage : std::uint8_t { wait_open, wait_ok, wait_auth, backoff, settled };
@@ -367,6 +407,8 @@ class subscriptions {
   std::int64_t now_ms_ = 0;  // of the frame being fed
   std::map<std::uint64_t, pub_state> pubs_;  // by id: settles go out in publish order
   bool can_authenticate_ = false;
+  bool eager_auth_ = false;
+  std::int64_t auth_timeout_ms_ = kAuthTimeoutMs;
 };
 
 }  // namespace nostr::relay

@@ -42,7 +42,9 @@ const char* action_type_name(action_type t) {
     case action_type::relay_closed: return "relay-closed";
     case action_type::ended: return "ended";
     case action_type::settle: return "settle";
-    case action_type::auth_required: return "auth-required";
+    case action_type::sign_auth: return "sign-auth";
+    case action_type::auth_status: return "auth-status";
+    case action_type::auth_done: return "auth-done";
   }
   return "send";
 }
@@ -279,6 +281,7 @@ void subscriptions::relay_connected(std::string_view relay, std::int64_t now_ms)
 }
 
 void subscriptions::relay_disconnected(std::string_view relay, bool reconnecting) {
+  auth_disconnected(relay);
   relay_conn& c = conn(relay);
   c.connected = false;
   c.down = reconnecting;
@@ -398,6 +401,7 @@ void subscriptions::handle_timeout(std::int64_t now_ms) {
     }
   }
   pub_timeout(now_ms);
+  auth_timeout(now_ms);
 }
 
 std::optional<std::int64_t> subscriptions::next_deadline() const {
@@ -412,6 +416,7 @@ std::optional<std::int64_t> subscriptions::next_deadline() const {
       if (r.retry_at) take(r.retry_at);
   }
   pub_next_deadline(best);
+  auth_next_deadline(best);
   return best;
 }
 

@@ -135,12 +135,8 @@ void subscriptions::pub_on_ok(std::string_view relay, const relay_ok& ok) {
         a.deadline = p.deadline;
         actions_.push_back(std::move(a));
       } else if (r == reason_code::auth_required && !can_authenticate_) {
-        action a = pub_action(action_type::auth_required, t.url, id);
-        a.status = ok.status;
-        a.code = "AUTH_REQUIRED";
-        a.reason = reason_name(r);
-        a.detail = t.url + " requires NIP-42 authentication and the pool has no signer";
-        actions_.push_back(std::move(a));
+        auth_emit_status(t.url, "auth-required", "AUTH_REQUIRED",
+                         t.url + " requires NIP-42 authentication and the pool has no signer");
         pub_settle(id, t, publish_status::rejected, "RELAY_REJECTED", refusal_detail(t.url, t.last), true);
       } else if (reason_is_transient(r) && t.failures < p.retries) {
         t.stage = pub_stage::backoff;
@@ -229,8 +225,8 @@ void subscriptions::pub_timeout(std::int64_t now_ms) {
   for (auto& [id, p] : pubs_) {
     const bool expired = p.deadline >= 0 && p.deadline <= now_ms;
     for (auto& t : p.targets) {
-      // A retry due before the deadline goes out; one due after it never does.
-      if (t.stage == pub_stage::backoff && t.retry_at <= now_ms && (p.deadline < 0 || t.retry_at <= p.deadline)) {
+      // A retry due before the deadline goes out; one due at or after it never does.
+      if (t.stage == pub_stage::backoff && t.retry_at <= now_ms && !expired) {
         pub_send(id, p, t);
         continue;
       }
@@ -264,7 +260,7 @@ void subscriptions::pub_next_deadline(std::optional<std::int64_t>& best) const {
   for (const auto& [id, p] : pubs_) {
     if (p.deadline >= 0) take(p.deadline);
     for (const auto& t : p.targets)
-      if (t.stage == pub_stage::backoff && (p.deadline < 0 || t.retry_at <= p.deadline)) take(t.retry_at);
+      if (t.stage == pub_stage::backoff && (p.deadline < 0 || t.retry_at < p.deadline)) take(t.retry_at);
   }
 }
 

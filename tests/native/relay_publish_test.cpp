@@ -242,7 +242,8 @@ TEST(relay_publish_test, without_a_signer_auth_required_is_shown_and_rejects) {
   m.take_actions();
   m.feed(A, ok(e, false, "auth-required: sign in"), 10);
   auto acts = m.take_actions();
-  ASSERT_EQ(brief(acts), (lines{"auth-required A 1", "settle A 1 rejected"}));
+  ASSERT_EQ(brief(acts), (lines{"auth-status A", "settle A 1 rejected"}));
+  EXPECT_EQ(acts[0].state, "auth-required");
   EXPECT_EQ(acts[0].code, "AUTH_REQUIRED");
   EXPECT_EQ(acts[1].code, "RELAY_REJECTED");
 }
