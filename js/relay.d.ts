@@ -380,6 +380,10 @@ export function relayConstants(): {
   seenCap: number;
   resubscribeOverlap: number;
   subscriptionRetries: number;
+  /** RelayPool's publishRetries, publishTimeout (ms) and authTimeout (ms) defaults. */
+  publishRetries: number;
+  publishTimeout: number;
+  authTimeout: number;
   retry: { initialDelay: number; maxDelay: number; factor: number; jitter: number };
   reconnect: { initialDelay: number; maxDelay: number; factor: number; jitter: number; stableAfter: number };
   probePrefix: string;
