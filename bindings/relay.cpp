@@ -531,6 +531,8 @@ bool subs_wants_relay(int h, int relay_idx) {
 
 // The actions decided since the last call: [{type, relay (index, -1 for none), subId, frame?,
 // reason?, message?, code?}].
+std::string auth_template_json(const std::string& relay_url, const std::string& challenge, double now);
+
 val subs_actions(int h) {
   val out = val::array();
   machine* m = find(h);
@@ -546,9 +548,111 @@ val subs_actions(int h) {
       o.set("message", a.status.message);
       if (!a.code.empty()) o.set("code", a.code);
     }
+    if (a.type == relay::action_type::sign_auth) {
+      o.set("round", static_cast<double>(a.round));
+      o.set("template", val::global("JSON").call<val>("parse", auth_template_json(a.relay, a.challenge,
+                                                                                  static_cast<double>(a.created_at))));
+    } else if (a.type == relay::action_type::auth_status) {
+      o.set("state", a.state);
+      if (!a.code.empty()) {
+        o.set("code", a.code);
+        o.set("detail", a.detail);
+      }
+      if (!a.pubkey.empty()) o.set("pubkey", a.pubkey);
+    } else if (a.type == relay::action_type::auth_done) {
+      o.set("accepted", a.accepted);
+    }
+    if (a.publish != 0) {
+      o.set("publish", static_cast<double>(a.publish));
+      if (a.type == relay::action_type::authenticate)
+        o.set("deadline", a.deadline >= 0 ? val(static_cast<double>(a.deadline)) : val::global("Infinity"));
+      if (a.type == relay::action_type::settle) {
+        o.set("status", std::string(relay::publish_status_name(a.outcome)));
+        o.set("attempts", a.attempts);
+        if (a.has_ok) {
+          o.set("reason", a.reason);
+          o.set("message", a.status.message);
+        }
+      }
+      if (a.type == relay::action_type::settle) {
+        o.set("code", a.code);
+        o.set("detail", a.detail);
+      }
+    }
     out.call<void>("push", o);
   }
   return out;
+}
+
+// --- Publishing (subscriptions_publish.cpp). Times in ms.
+
+// 0 or an errc value. event_json: the event's NIP-01 fields (checked by the caller: verify);
+// relays: relay indexes; deadline -1: none.
+int subs_publish(int h, double id, val relay_idxs, const std::string& event_json, double now, double deadline,
+                 int retries) {
+  machine* m = find(h);
+  if (!m) return fail_code(bad_handle());
+  dom::value j = parse_json(event_json);
+  if (j.is_discarded()) return fail_code(make_error(errc::invalid_event, "event is not JSON"));
+  auto ev = event_from_json(j);
+  if (!ev) return fail_code(ev.err());
+  std::vector<std::string> urls;
+  const unsigned n = relay_idxs["length"].as<unsigned>();
+  for (unsigned i = 0; i < n; ++i) {
+    const std::string* url = relay_at(*m, relay_idxs[i].as<int>());
+    if (!url) return fail_code(bad_relay());
+    urls.push_back(*url);
+  }
+  auto r = m->subs.publish(static_cast<std::uint64_t>(id), *ev, urls, to_i64(now), deadline >= 0 ? to_i64(deadline) : -1,
+                           retries);
+  return r ? 0 : fail_code(r.err());
+}
+
+// The caller's signal aborted publish `id`: every relay not settled settles aborted (ABORTED).
+void subs_abort_publish(int h, double id) {
+  if (machine* m = find(h))
+    m->subs.cancel_publish(static_cast<std::uint64_t>(id), relay::publish_status::aborted, "ABORTED",
+                           "the operation was aborted");
+}
+
+void subs_close_publishes(int h) {
+  if (machine* m = find(h)) m->subs.close_publishes();
+}
+
+void subs_set_can_authenticate(int h, bool yes) {
+  if (machine* m = find(h)) m->subs.set_can_authenticate(yes);
+}
+
+// --- NIP-42 (subscriptions_auth.cpp). Times in ms; deadline -1: none.
+
+void subs_authenticate(int h, int relay_idx, double now, double deadline) {
+  machine* m = find(h);
+  const std::string* url = m ? relay_at(*m, relay_idx) : nullptr;
+  if (url) m->subs.authenticate(*url, to_i64(now), deadline >= 0 ? to_i64(deadline) : -1);
+}
+
+// The signer's answer to sign-auth `round`: the signed event's JSON text (an answer that is not
+// an event fails the AUTH as a signer error would).
+void subs_auth_signed(int h, int relay_idx, double round, const std::string& event_json, double now) {
+  machine* m = find(h);
+  const std::string* url = m ? relay_at(*m, relay_idx) : nullptr;
+  if (!url) return;
+  dom::value j = parse_json(event_json);
+  auto ev = j.is_discarded() ? result<event>(make_error(errc::invalid_event, "not JSON")) : event_from_json(j);
+  if (!ev)
+    m->subs.auth_sign_failed(*url, static_cast<std::uint64_t>(round), "not a signed event: " + ev.err().detail, to_i64(now));
+  else
+    m->subs.auth_signed(*url, static_cast<std::uint64_t>(round), *ev, to_i64(now));
+}
+
+void subs_auth_sign_failed(int h, int relay_idx, double round, const std::string& why, double now) {
+  machine* m = find(h);
+  const std::string* url = m ? relay_at(*m, relay_idx) : nullptr;
+  if (url) m->subs.auth_sign_failed(*url, static_cast<std::uint64_t>(round), why, to_i64(now));
+}
+
+void subs_set_auth_policy(int h, bool eager, double timeout) {
+  if (machine* m = find(h)) m->subs.set_auth_policy(eager, to_i64(timeout));
 }
 
 // --- Stateless codec.
@@ -584,6 +688,16 @@ val encode_req(bool count, const std::string& sub_id, const std::string& filters
   return val(std::move(*frame));
 }
 
+// ["EVENT", event] or ["AUTH", event] (NIP-42) from the event's JSON text: the seven NIP-01
+// fields only, whatever else the object had.
+val encode_event_frame(bool auth, const std::string& event_json) {
+  dom::value j = parse_json(event_json);
+  if (j.is_discarded()) return fail(make_error(errc::invalid_event, "event is not JSON"));
+  auto ev = event_from_json(j);
+  if (!ev) return fail(ev.err());
+  return val(auth ? relay::encode_client_auth(*ev) : relay::encode_client_event(*ev));
+}
+
 // The relay constants js/relay uses, so it keeps no copy: defaults of the subscription machine,
 // the retry and reconnect backoff, the probe prefix.
 val relay_constants() {
@@ -600,6 +714,9 @@ val relay_constants() {
   c.set("seenCap", static_cast<double>(d.seen_cap));
   c.set("resubscribeOverlap", static_cast<double>(d.resubscribe_overlap));
   c.set("subscriptionRetries", d.subscription_retries);
+  c.set("publishRetries", relay::kPublishRetries);
+  c.set("publishTimeout", static_cast<double>(relay::kPublishTimeoutMs));
+  c.set("authTimeout", static_cast<double>(relay::kAuthTimeoutMs));
   c.set("retry", backoff(d.retry_backoff));
   val reconnect = backoff(relay::kReconnectBackoff);
   reconnect.set("stableAfter", static_cast<double>(relay::kReconnectStableAfterMs));
@@ -677,12 +794,21 @@ EMSCRIPTEN_BINDINGS(relay) {
   emscripten::function("relaySubsNextDeadline", &subs_next_deadline);
   emscripten::function("relaySubsWantsRelay", &subs_wants_relay);
   emscripten::function("relaySubsActions", &subs_actions);
+  emscripten::function("relaySubsPublish", &subs_publish);
+  emscripten::function("relaySubsAbortPublish", &subs_abort_publish);
+  emscripten::function("relaySubsClosePublishes", &subs_close_publishes);
+  emscripten::function("relaySubsSetCanAuthenticate", &subs_set_can_authenticate);
+  emscripten::function("relaySubsAuthenticate", &subs_authenticate);
+  emscripten::function("relaySubsAuthSigned", &subs_auth_signed);
+  emscripten::function("relaySubsAuthSignFailed", &subs_auth_sign_failed);
+  emscripten::function("relaySubsSetAuthPolicy", &subs_set_auth_policy);
   emscripten::function("relayConstants", &relay_constants);
   emscripten::function("relayBackoffDelay", &backoff_delay);
   emscripten::function("relayNextReconnectAttempt", &next_reconnect_attempt);
   emscripten::function("relayNormalizeUrl", &normalize_url);
   emscripten::function("relayAuthTemplate", &auth_template_json);
   emscripten::function("relayEncodeReq", &encode_req);
+  emscripten::function("relayEncodeEventFrame", &encode_event_frame);
   emscripten::function("relayReasonNames", &reason_names);
   emscripten::function("relayTransientReasons", &transient_reasons);
   emscripten::function("relayDropReasonNames", &drop_reason_names);

@@ -360,14 +360,44 @@ export class SubscriptionMachine {
   timeout(nowMs: number): void;
   nextDeadline(): number | undefined;
   wantsRelay(relay: number): boolean;
+  // Publishing (src/relay/subscriptions_publish.cpp): send, connect, authenticate and settle actions name the publish.
+  /** eventJson: the verified event's JSON text; deadlineMs -1: none. One settle action per relay. */
+  publish(id: number, relays: number[], eventJson: string, nowMs: number, deadlineMs: number, retries: number): void;
+  /** What is not settled settles 'aborted' (ABORTED). */
+  abortPublish(id: number): void;
+  /** Every publish settles 'aborted' (POOL_CLOSED). */
+  closePublishes(): void;
+  /** Whether a signer answers NIP-42 (without one, auth-required refuses a publish). */
+  setCanAuthenticate(yes: boolean): void;
+  // NIP-42 (src/relay/subscriptions_auth.cpp): sign-auth, auth-status and auth-done actions.
+  /** Starts or joins AUTH on `relay`: the challenge, then the OK, by deadlineMs (Infinity: none). */
+  authenticate(relay: number, nowMs: number, deadlineMs: number): void;
+  /** The signer's answer to sign-auth `round`. */
+  authSigned(relay: number, round: number, eventJson: string, nowMs: number): void;
+  authSignFailed(relay: number, round: number, why: string, nowMs: number): void;
+  /** eager: answer every challenge as it arrives, within timeoutMs. */
+  setAuthPolicy(eager: boolean, timeoutMs: number): void;
   actions(): Array<{
-    type: 'send' | 'connect' | 'authenticate' | 'eose' | 'relay-closed' | 'ended';
+    type: 'send' | 'connect' | 'authenticate' | 'eose' | 'relay-closed' | 'ended' | 'settle' | 'sign-auth' | 'auth-status' | 'auth-done';
     relay: number;
     subId: string;
     frame?: string;
     reason?: string;
     message?: string;
     code?: string;
+    /** Publishing: the publish id; settle: status, attempts, detail (the error's message); authenticate: deadline. */
+    publish?: number;
+    status?: 'accepted' | 'rejected' | 'timeout' | 'unreachable' | 'aborted';
+    attempts?: number;
+    detail?: string;
+    deadline?: number;
+    /** sign-auth: the kind 22242 template to sign and the round to hand back. */
+    round?: number;
+    template?: { kind: number; created_at: number; tags: string[][]; content: string };
+    /** auth-status: the connection's state (and pubkey once accepted); auth-done: accepted. */
+    state?: RelayState;
+    pubkey?: string;
+    accepted?: boolean;
   }>;
   /** {subId, event} of the last feed() that delivered: the core's parse, marked verified. */
   event(): { subId: string; event: NostrEvent } | undefined;
@@ -380,6 +410,10 @@ export function relayConstants(): {
   seenCap: number;
   resubscribeOverlap: number;
   subscriptionRetries: number;
+  /** RelayPool's publishRetries, publishTimeout (ms) and authTimeout (ms) defaults. */
+  publishRetries: number;
+  publishTimeout: number;
+  authTimeout: number;
   retry: { initialDelay: number; maxDelay: number; factor: number; jitter: number };
   reconnect: { initialDelay: number; maxDelay: number; factor: number; jitter: number; stableAfter: number };
   probePrefix: string;

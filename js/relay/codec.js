@@ -42,18 +42,19 @@ export function encodeClose(subId) {
   return checked(core().relayEncodeClose(subId));
 }
 
-function eventFields(e) {
-  return { id: e.id, pubkey: e.pubkey, created_at: e.created_at, kind: e.kind, tags: e.tags, content: e.content, sig: e.sig };
+/** The JSON text of an event's seven NIP-01 fields, which the core takes (not a frame). */
+export function eventJson(e) {
+  return JSON.stringify({ id: e.id, pubkey: e.pubkey, created_at: e.created_at, kind: e.kind, tags: e.tags, content: e.content, sig: e.sig });
 }
 
-/** ["EVENT", event] with the seven NIP-01 fields only. */
+/** ["EVENT", event] with the seven NIP-01 fields only, by the core's codec (INVALID_EVENT). */
 export function encodeEvent(event) {
-  return JSON.stringify(['EVENT', eventFields(event)]);
+  return checked(core().relayEncodeEventFrame(false, eventJson(event)));
 }
 
-/** ["AUTH", signed kind 22242 event] (NIP-42). */
+/** ["AUTH", signed kind 22242 event] (NIP-42), by the core's codec. */
 export function encodeAuth(event) {
-  return JSON.stringify(['AUTH', eventFields(event)]);
+  return checked(core().relayEncodeEventFrame(true, eventJson(event)));
 }
 
 /**

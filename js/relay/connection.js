@@ -1,6 +1,5 @@
-// One relay of a pool: its WebSocket, the connection states, the signing side of NIP-42 (the
-// challenge and whether AUTH is needed or was accepted are the core's), the OK waits of publishes,
-// liveness. The reconnect delays and the probe REQ come from the core (machine.js); subscriptions
+// One relay of a pool: its WebSocket, the connection states, liveness, and the callers waiting
+// on a NIP-42 AUTH (the whole flow, challenge to OK, is the core's; the pool calls the signer). The reconnect delays and the probe REQ come from the core (machine.js); subscriptions
 // are the core's too. A connection calls back into the pool on open, on each frame and on disconnect.
 //
 //   closed ──use()──> connecting ──socket open──> open ──AUTH needed──> authenticating ──> open
@@ -9,14 +8,11 @@
 //      │    timed out    v  │                       v
 //      └── not needed ─ backing-off <───────────────┘        close(): closed, for good
 import { NostrError } from '../errors.js';
-import { encodeAuth, makeAuthEvent } from './codec.js';
 import { limitsOf } from './nip11.js';
 import { backoffDelay, nextReconnectAttempt } from './machine.js';
-import { CLOSED, TIMEOUT } from './wait.js';
+import { CLOSED } from './wait.js';
 
 const OPEN_STATES = new Set(['open', 'authenticating', 'auth-required']);
-/** What an OK wait resolves with when the connection drops first. */
-export const LOST = Symbol('lost');
 
 const noop = () => {};
 
@@ -34,7 +30,7 @@ function utf8Length(s) {
   return n;
 }
 
-function describe(err) {
+export function describe(err) {
   if (!err) return 'unknown error';
   if (err instanceof Error) return err.message;
   if (err.message) return err.message;
@@ -57,9 +53,7 @@ export class RelayConnection {
     this.holds = 0; // publishes and other operations waiting on this relay
     this._infoPromise = null;
     this._openWaits = new Set();
-    this._okWaits = new Map(); // event id -> Set of waits
-    this._challengeWaits = new Set();
-    this._authPromise = null;
+    this._authWaits = []; // resolvers of authenticate() until the core's auth-done
     this.authPubkey = undefined;
     this._timer = null; // connect timeout or backoff
     this._idleTimer = null; // the pool letting go of a relay it was not given (pool._release)
@@ -68,6 +62,8 @@ export class RelayConnection {
     this._lastRx = 0;
     this._openedAt = 0;
     this._final = false;
+    this._dropping = false;
+    this._useAfterDrop = false;
   }
 
   get isOpen() {
@@ -96,6 +92,10 @@ export class RelayConnection {
 
   /** Starts connecting unless connected, connecting or waiting to reconnect. */
   use() {
+    if (this._dropping) {
+      this._useAfterDrop = true; // asked while the drop is being handled: once its state is set
+      return;
+    }
     if (this._final || this.state !== 'closed') return;
     this.attempt = 0;
     this._connect();
@@ -192,7 +192,6 @@ export class RelayConnection {
     this._schedulePing();
     for (const w of [...this._openWaits]) w.fire(true);
     this.pool._onOpen(this);
-    if (this.pool._opts.eagerAuth && this._auth().challenge !== undefined && this.pool._opts.signer) this.authenticate().catch(noop);
   }
 
   /** The connection failed before opening (no socket to close). */
@@ -211,14 +210,25 @@ export class RelayConnection {
   }
 
   _afterDrop(err, wasOpen) {
+    this._dropping = true;
+    try {
+      this._handleDrop(err, wasOpen);
+    } finally {
+      this._dropping = false;
+    }
+    if (this._useAfterDrop) {
+      this._useAfterDrop = false;
+      this.use();
+    }
+  }
+
+  _handleDrop(err, wasOpen) {
     const clock = this.pool._clock;
     clock.clear(this._timer);
     clock.clear(this._pingTimer);
     clock.clear(this._pongTimer);
     this._timer = this._pingTimer = this._pongTimer = null;
     this.authPubkey = undefined;
-    for (const set of this._okWaits.values()) for (const w of set) w.fire(LOST);
-    this._okWaits.clear();
     this.pool._onDisconnect(this, wasOpen);
     if (this._final) return;
     const opts = this.pool._opts;
@@ -272,7 +282,7 @@ export class RelayConnection {
     const wasOpen = this.isOpen;
     this._afterDrop(undefined, wasOpen);
     for (const w of [...this._openWaits]) w.close();
-    for (const w of [...this._challengeWaits]) w.close();
+    this._authDone(false);
     this._setState('closed');
     return gone;
   }
@@ -320,119 +330,28 @@ export class RelayConnection {
     }
   }
 
-  /** A wait for the OK of `eventId`: resolves {accepted, reason, message, ...}, LOST, TIMEOUT, CLOSED. */
-  waitOk(eventId, deadline, signal) {
-    const w = this.pool._clock.wait(deadline, signal);
-    let set = this._okWaits.get(eventId);
-    if (!set) this._okWaits.set(eventId, (set = new Set()));
-    set.add(w);
-    const done = () => {
-      const s = this._okWaits.get(eventId);
-      if (s && s.delete(w) && s.size === 0) this._okWaits.delete(eventId);
-    };
-    w.promise.then(done, done);
-    return w;
-  }
-
-  _onOk(details) {
-    const set = this._okWaits.get(details.eventId);
-    if (!set) return false;
-    for (const w of [...set]) w.fire(details);
-    return true;
-  }
-
-  // --- NIP-42.
-
-  /** The core's NIP-42 state of this connection: {challenge?, authenticated, refused}. */
-  _auth() {
-    return this.pool._machine.authState(this.idx);
-  }
-
-  /** The core recorded the challenge (and that a new one asks again); waiters get it. */
-  _onChallenge(challenge) {
-    for (const w of [...this._challengeWaits]) w.fire(challenge);
-    if (this.pool._opts.eagerAuth && this.pool._opts.signer && this.isOpen) this.authenticate().catch(noop);
-  }
+  // --- NIP-42: the core's (src/relay/subscriptions_auth.cpp); the pool executes its actions.
 
   /**
-   * Answers the relay's AUTH challenge through the pool's signer (waiting for a challenge when
-   * none came yet). Resolves true once the relay accepted it; false without a signer, when the
-   * signer fails or the relay refuses (state auth-required).
+   * Answers the relay's AUTH challenge through the pool's signer (the core waits for a challenge
+   * until `deadline`, has the signer sign its template and sends it). Resolves true once the relay
+   * accepted it; false without a signer, when the signer fails or the relay refuses (state
+   * auth-required). Never rejects.
    */
   authenticate(deadline = this.pool._clock.now() + this.pool._opts.authTimeout) {
-    const state = this._auth();
-    if (state.authenticated) return Promise.resolve(true);
-    if (this._authPromise) return this._authPromise;
-    // Refused on this very challenge: asking again would be refused again.
-    if (state.refused) return Promise.resolve(false);
-    const signer = this.pool._opts.signer;
-    if (!signer) {
-      this._setState('auth-required', new NostrError('AUTH_REQUIRED', `${this.url} requires NIP-42 authentication and the pool has no signer`));
-      return Promise.resolve(false);
-    }
-    // Shared by every caller, so it takes no caller's signal, and it never rejects.
-    const p = this._authenticate(signer, deadline)
-      .catch((err) => {
-        this._authSettled(false);
-        this._setState('auth-required', new NostrError('AUTH_FAILED', describe(err), { cause: err }));
-        return false;
-      })
-      .finally(() => {
-      if (this._authPromise === p) this._authPromise = null;
-    });
-    this._authPromise = p;
+    const pool = this.pool;
+    if (pool.closed || !pool._machine || this._final) return Promise.resolve(false);
+    const p = new Promise((resolve) => this._authWaits.push(resolve));
+    pool._machine.authenticate(this.idx, pool._clock.now(), deadline);
+    pool._run();
     return p;
   }
 
-  async _authenticate(signer, deadline) {
-    const sock = this.sock;
-    if (!sock || !this.isOpen) return false;
-    const fail = (err) => {
-      if (this.sock === sock) {
-        this._authSettled(false);
-        this._setState('auth-required', err);
-      }
-      return false;
-    };
-    this._setState('authenticating');
-    let challenge = this._auth().challenge;
-    if (challenge === undefined) {
-      const w = this.pool._clock.wait(deadline);
-      this._challengeWaits.add(w);
-      try {
-        challenge = await w.promise;
-      } finally {
-        this._challengeWaits.delete(w);
-      }
-      if (challenge === CLOSED) return false;
-      if (challenge === TIMEOUT) return fail(new NostrError('AUTH_FAILED', `${this.url} sent no AUTH challenge`));
-    }
-    const template = makeAuthEvent(this.url, challenge, this.pool._clock.nowSeconds());
-    let signed;
-    try {
-      signed = await signer.signEvent(template);
-    } catch (err) {
-      return fail(new NostrError('AUTH_FAILED', `the signer refused the AUTH event: ${describe(err)}`, { cause: err }));
-    }
-    if (this.sock !== sock) return false;
-    const w = this.waitOk(signed.id, deadline);
-    if (!this.send(encodeAuth(signed))) w.fire(LOST);
-    const r = await w.promise;
-    if (r === CLOSED || r === LOST) return false;
-    if (r === TIMEOUT) return fail(new NostrError('AUTH_FAILED', `${this.url} did not answer AUTH`));
-    if (!r.accepted) return fail(new NostrError('AUTH_FAILED', `${this.url} refused AUTH: ${r.message}`));
-    this._authSettled(true);
-    this.authPubkey = signed.pubkey;
-    this._setState('open');
-    return true;
-  }
-
-  /** Tells the core how AUTH ended on this connection (subscriptions waiting for it go on). */
-  _authSettled(accepted) {
-    const pool = this.pool;
-    if (pool.closed || !pool._machine) return;
-    pool._machine.authResult(this.idx, accepted, pool._clock.now());
-    pool._run();
+  /** The core's auth-done action: every caller waiting on this AUTH learns how it ended. */
+  _authDone(accepted) {
+    const waits = this._authWaits;
+    this._authWaits = [];
+    for (const resolve of waits) resolve(accepted);
   }
 
   // --- Liveness.

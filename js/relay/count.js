@@ -15,8 +15,9 @@ export const countKey = (conn, subId) => `${conn.idx} ${subId}`;
  * HyperLogLog registers as 512 hex digits, when the relay sent them). Rejects with
  * RELAY_UNREACHABLE, RELAY_TIMEOUT, RELAY_CLOSED (the relay refused), POOL_CLOSED or ABORTED.
  */
-export async function countOn(pool, url, filters, { id, timeout = pool._opts.publishTimeout, signal } = {}) {
+export async function countOn(pool, url, filters, { id, timeout, signal } = {}) {
   pool._ensureOpen();
+  timeout ??= pool._opts.publishTimeout; // the core's default, known once the pool is open
   if (signal?.aborted) throw abortError(signal);
   const list = Array.isArray(filters) ? filters : [filters];
   const subId = typeof id === 'string' && id.length > 0 ? id : `count:${(++nextCount).toString(36)}`;

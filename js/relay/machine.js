@@ -304,6 +304,49 @@ export class SubscriptionMachine {
     return d < 0 ? undefined : d;
   }
 
+  // --- Publishing (src/relay/subscriptions_publish.cpp): send, connect, authenticate, settle and
+  // auth-required actions name the publish.
+
+  /** Publishes the event (eventJson: its fields, verified) to relay indexes; deadlineMs -1: none. */
+  publish(id, relays, eventJson, nowMs, deadlineMs, retries) {
+    const code = this._c.relaySubsPublish(this._h, id, relays, eventJson, nowMs, deadlineMs, retries);
+    if (code !== 0) throwLastError();
+  }
+
+  /** The caller's signal aborted publish `id`: what is not settled settles 'aborted'. */
+  abortPublish(id) {
+    this._c.relaySubsAbortPublish(this._h, id);
+  }
+
+  /** The pool is closing: every publish settles 'aborted' (POOL_CLOSED). */
+  closePublishes() {
+    this._c.relaySubsClosePublishes(this._h);
+  }
+
+  /** Whether the pool has a signer (without one, auth-required refuses a publish). */
+  setCanAuthenticate(yes) {
+    this._c.relaySubsSetCanAuthenticate(this._h, yes);
+  }
+
+  /** Starts (or joins) NIP-42 AUTH on `relay`; deadlineMs: for the challenge, then the OK (Infinity: none). */
+  authenticate(relay, nowMs, deadlineMs) {
+    this._c.relaySubsAuthenticate(this._h, relay, nowMs, deadlineMs === Infinity ? -1 : deadlineMs);
+  }
+
+  /** The signer's answer to sign-auth `round` (eventJson: the signed event). */
+  authSigned(relay, round, eventJson, nowMs) {
+    this._c.relaySubsAuthSigned(this._h, relay, round, eventJson, nowMs);
+  }
+
+  authSignFailed(relay, round, why, nowMs) {
+    this._c.relaySubsAuthSignFailed(this._h, relay, round, String(why), nowMs);
+  }
+
+  /** eager: answer every challenge as it arrives, within timeoutMs. */
+  setAuthPolicy(eager, timeoutMs) {
+    this._c.relaySubsSetAuthPolicy(this._h, eager, timeoutMs);
+  }
+
   wantsRelay(relay) {
     return this._c.relaySubsWantsRelay(this._h, relay);
   }

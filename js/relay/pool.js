@@ -6,8 +6,8 @@
 // eose, closed) and owns the I/O: sockets, the one machine timer, publishes and app callbacks.
 import { NostrError } from '../errors.js';
 import { verifyEventError } from '../event.js';
-import { encodeEvent, normalizeRelayUrl } from './codec.js';
-import { RelayConnection, LOST } from './connection.js';
+import { eventJson, normalizeRelayUrl } from './codec.js';
+import { RelayConnection, describe } from './connection.js';
 import {
   SubscriptionMachine,
   DELIVER,
@@ -20,15 +20,13 @@ import {
   FLAG,
   COUNT as COUNT_FRAME,
   dropReasonOf,
-  isTransientReason,
   relayConstants,
-  backoffDelay,
 } from './machine.js';
 import { fetchRelayInfo } from './nip11.js';
 import { countKey } from './count.js';
 import { isReady } from '../core.js';
 import { Subscription } from './subscription.js';
-import { CLOSED, Clock, TIMEOUT, abortError } from './wait.js';
+import { CLOSED, Clock, abortError } from './wait.js';
 import { resolveWebSocket } from './websocket.js';
 import { verifyWorkersFor } from './verify-workers.js';
 
@@ -37,13 +35,11 @@ const DEFAULTS = {
   WebSocket: undefined,
   signer: undefined,
   eagerAuth: false,
-  // reconnect, retry, subscriptionRetries, seenCap, resubscribeOverlap: the core's defaults
-  // (relayConstants), filled in when the pool first opens (the module may load after the pool).
+  // reconnect, retry, subscriptionRetries, seenCap, resubscribeOverlap, publishTimeout,
+  // publishRetries, authTimeout: the core's defaults (relayConstants), filled in when the pool
+  // first opens (the module may load after the pool).
   connectTimeout: 10_000,
   ping: { interval: 30_000, timeout: 10_000 },
-  publishTimeout: 10_000,
-  publishRetries: 3,
-  authTimeout: 10_000,
   relayInfo: true,
   infoTimeout: 3_000,
   fetch: undefined,
@@ -80,7 +76,7 @@ function options(o) {
     throw new NostrError('INVALID_ARGUMENT', 'relays must be an array of relay URLs');
   // RELAY_URL_INVALID now rather than a silent failure later (before init(), at first use).
   if (isReady()) for (const url of opts.relays) normalizeRelayUrl(url);
-  for (const k of MS_OPTIONS) checkMs(opts[k], k);
+  for (const k of MS_OPTIONS) if (opts[k] !== undefined) checkMs(opts[k], k);
   if (opts.idleTimeout !== false) checkMs(opts.idleTimeout, 'idleTimeout');
   for (const k of COUNT_OPTIONS) if (opts[k] !== undefined) checkMs(opts[k], k, { integer: true });
   for (const [group, value] of [['reconnect', opts.reconnect], ['retry', opts.retry], ['ping', opts.ping]])
@@ -93,7 +89,8 @@ function withCoreDefaults(opts) {
   const k = relayConstants();
   if (opts.reconnect !== false) opts.reconnect = { ...k.reconnect, ...opts.reconnect };
   opts.retry = { ...k.retry, ...opts.retry };
-  for (const key of ['subscriptionRetries', 'seenCap', 'resubscribeOverlap']) opts[key] ??= k[key];
+  for (const key of ['subscriptionRetries', 'seenCap', 'resubscribeOverlap', 'publishTimeout', 'publishRetries', 'authTimeout'])
+    opts[key] ??= k[key];
 }
 
 /**
@@ -130,6 +127,8 @@ export class RelayPool {
     this._abort = new AbortController();
     this._configured = new Set(this._opts.relays.map((url) => normalizeRelayUrl(url)));
     this._nextSub = 0;
+    this._publishes = new Map(); // publish id -> {conns, outcomes, left, resolve, onresult, signal}
+    this._nextPublish = 0;
     this._closed = false;
     this._closing = null;
     this._ws = null;
@@ -203,6 +202,8 @@ export class RelayPool {
         retry: { retries: o.subscriptionRetries, ...o.retry },
         seed: Math.floor(this._clock.random() * 2 ** 52) + 1,
       });
+      this._machine.setCanAuthenticate(Boolean(o.signer));
+      this._machine.setAuthPolicy(Boolean(o.eagerAuth), o.authTimeout);
     }
   }
 
@@ -320,19 +321,25 @@ export class RelayPool {
       case 'connect':
         conn?.use();
         break;
-      case 'authenticate': {
-        if (!conn) break;
-        const sock = conn.sock;
-        conn
-          .authenticate()
-          .then((ok) => {
-            if (conn.sock !== sock || this._closed) return;
-            this._machine.authResult(conn.idx, ok, this._clock.now());
-            this._run();
-          })
-          .catch((err) => this._emit('error', err));
+      case 'authenticate':
+        // The core runs the AUTH (sign-auth, auth-status, auth-done) and resumes what waited on it.
+        this._machine.authenticate(a.relay, this._clock.now(), a.deadline ?? this._clock.now() + this._opts.authTimeout);
+        this._run();
         break;
-      }
+      case 'sign-auth':
+        if (conn) this._signAuth(conn, a);
+        break;
+      case 'auth-status':
+        if (!conn) break;
+        if (a.pubkey) conn.authPubkey = a.pubkey;
+        conn._setState(a.state, a.code ? new NostrError(a.code, a.detail) : undefined);
+        break;
+      case 'auth-done':
+        conn?._authDone(a.accepted === true);
+        break;
+      case 'settle':
+        this._settle(a);
+        break;
       case 'eose':
         this._subs.get(a.subId)?._eose();
         break;
@@ -356,6 +363,25 @@ export class RelayPool {
       default:
         break;
     }
+  }
+
+  /** The signer signs the core's AUTH template; the core sends it (or fails the AUTH). */
+  _signAuth(conn, a) {
+    const signer = this._opts.signer;
+    Promise.resolve()
+      .then(() => signer.signEvent(a.template))
+      .then(
+        (signed) => {
+          if (this._closed) return;
+          this._machine.authSigned(conn.idx, a.round, eventJson(signed ?? {}), this._clock.now());
+          this._run();
+        },
+        (err) => {
+          if (this._closed) return;
+          this._machine.authSignFailed(conn.idx, a.round, describe(err), this._clock.now());
+          this._run();
+        },
+      );
   }
 
   /** One timer for the machine's next deadline (a retry after a transient CLOSED, a maxWait). */
@@ -490,17 +516,14 @@ export class RelayPool {
         } else this.stats.dropped[reason]++;
         break;
       }
-      case OK: {
-        const d = last();
-        d.accepted = (packed & FLAG) !== 0;
-        conn._onOk(d);
+      case OK:
+        // The core settled what waited for it (a publish, our AUTH): actions.
         break;
-      }
       case NOTICE:
         this._emit('notice', { relay: conn.url, message: last().message });
         break;
       case AUTH:
-        conn._onChallenge(last().challenge);
+        // The core keeps the challenge and answers it when asked to (or at once: eagerAuth).
         break;
       case COUNT_FRAME: {
         // The answer to a count (count.js); a COUNT nobody waits for is ignored.
@@ -629,87 +652,58 @@ export class RelayPool {
     const conns = this._connsFor(opts.relays);
     const timeout = checkMs(opts.timeout ?? this._opts.publishTimeout, 'timeout', { orInfinity: true });
     const retries = checkMs(opts.retries ?? this._opts.publishRetries, 'retries', { integer: true });
-    const deadline = this._clock.now() + timeout;
-    const frame = encodeEvent(event);
-    const outcomes = await Promise.all(
-      conns.map((conn) =>
-        this._publishTo(conn, event, frame, deadline, retries, signal).then((r) => {
-          if (opts.onresult) this._call(opts.onresult, r);
-          return r;
-        }),
-      ),
-    );
+    const now = this._clock.now();
+    // The core decides every step (src/relay/subscriptions_publish.cpp); settle actions fill outcomes.
+    const id = ++this._nextPublish;
+    const p = { conns, outcomes: new Array(conns.length), left: conns.length, resolve: null, onresult: opts.onresult, signal, onAbort: null };
+    const done = new Promise((resolve) => {
+      p.resolve = resolve;
+    });
+    this._publishes.set(id, p);
+    try {
+      this._machine.publish(id, conns.map((c) => c.idx), eventJson(event), now, timeout === Infinity ? -1 : now + timeout, retries);
+    } catch (err) {
+      this._publishes.delete(id);
+      throw err;
+    }
+    if (signal) {
+      p.onAbort = () => {
+        if (this._closed || !this._publishes.has(id)) return;
+        this._machine.abortPublish(id);
+        this._run();
+      };
+      signal.addEventListener('abort', p.onAbort, { once: true });
+    }
+    this._run();
+    const outcomes = await done;
     if (signal?.aborted) throw abortError(signal);
     return outcomes;
   }
 
-  async _publishTo(conn, event, frame, deadline, retries, signal) {
-    let sends = 0;
-    let failures = 0;
-    let authTried = false;
-    const clock = this._clock;
-    const out = (status, extra) => ({ relay: conn.url, status, attempts: sends, ...extra });
-    const closedOut = () => out('aborted', { error: new NostrError('POOL_CLOSED', 'the pool was closed') });
-    const timeoutOut = () =>
-      out('timeout', { error: new NostrError('RELAY_TIMEOUT', `${conn.url} did not answer within the timeout`) });
-    conn.holds++;
-    try {
-      for (;;) {
-        if (!conn.isOpen) {
-          const r = await conn.whenOpen(deadline, signal);
-          if (r === CLOSED) return closedOut();
-          if (r !== true) {
-            if (sends > 0) return timeoutOut();
-            const why = conn.lastError ? conn.lastError.message : 'could not connect';
-            return out('unreachable', { error: new NostrError('RELAY_UNREACHABLE', why) });
-          }
-        }
-        if (conn.tooLarge(frame))
-          return out('rejected', {
-            reason: 'too-large',
-            message: `event is over ${conn.url}'s max_message_length of ${conn.limits.maxMessageLength} bytes (NIP-11)`,
-            error: new NostrError('MESSAGE_TOO_LARGE', `${conn.url} accepts messages of at most ${conn.limits.maxMessageLength} bytes`),
-          });
-        const w = conn.waitOk(event.id, deadline, signal);
-        sends++;
-        if (!conn.send(frame)) w.fire(LOST);
-        const r = await w.promise;
-        if (r === CLOSED) return closedOut();
-        if (r === TIMEOUT) return timeoutOut();
-        if (r === LOST) {
-          // The connection dropped before the OK: wait for the reconnect and send again.
-          if (++failures > retries)
-            return out('unreachable', { error: new NostrError('RELAY_CONNECTION_LOST', `${conn.url}: connection lost before OK`) });
-          continue;
-        }
-        const info = { reason: r.reason, message: r.message };
-        if (r.accepted) return out('accepted', info);
-        // A duplicate after a resend: the first send reached the relay after all.
-        if (r.reason === 'duplicate' && sends > 1) return out('accepted', info);
-        if (this._machine.needsAuth(conn.idx, r.reason) && !authTried && this._opts.signer) {
-          authTried = true;
-          const w = clock.wait(deadline, signal); // abortable, while the shared AUTH runs on
-          conn.authenticate(deadline).then((ok) => w.fire(ok));
-          const ok = await w.promise;
-          if (ok === CLOSED) return closedOut();
-          if (ok === true) continue;
-        } else if (r.reason === 'auth-required' && !this._opts.signer) {
-          conn.authenticate(); // no signer: shows the relay as auth-required
-        } else if (isTransientReason(r.reason) && failures < retries) {
-          const delay = backoffDelay(failures++, this._opts.retry, clock.random());
-          const s = await clock.sleep(delay, deadline, signal);
-          if (s === CLOSED) return closedOut();
-          if (s === undefined) continue;
-        }
-        return out('rejected', { ...info, error: new NostrError('RELAY_REJECTED', `${conn.url}: ${r.message || r.reason}`) });
-      }
-    } catch (err) {
-      if (err instanceof NostrError && err.code === 'ABORTED') return out('aborted', { error: err });
-      throw err;
-    } finally {
-      conn.holds--;
-      this._release(conn);
+  /** A publish settled on one relay (settle action): its outcome, and the whole once all are in. */
+  _settle(a) {
+    const p = this._publishes.get(a.publish);
+    if (!p) return;
+    const i = p.conns.findIndex((c) => c.idx === a.relay);
+    if (i < 0 || p.outcomes[i] !== undefined) return;
+    const conn = p.conns[i];
+    const out = { relay: conn.url, status: a.status, attempts: a.attempts };
+    if (a.reason !== undefined) {
+      out.reason = a.reason;
+      out.message = a.message;
     }
+    if (a.code === 'ABORTED') out.error = abortError(p.signal);
+    else if (a.code === 'RELAY_UNREACHABLE' && !a.detail)
+      out.error = new NostrError(a.code, conn.lastError ? conn.lastError.message : 'could not connect');
+    else if (a.code) out.error = new NostrError(a.code, a.detail);
+    p.outcomes[i] = out;
+    if (p.onresult) this._call(p.onresult, out);
+    if (--p.left === 0) {
+      this._publishes.delete(a.publish);
+      p.signal?.removeEventListener('abort', p.onAbort);
+      p.resolve(p.outcomes);
+    }
+    if (!this._closed) this._release(conn);
   }
 
   // --- Closing.
@@ -742,6 +736,11 @@ export class RelayPool {
     }
     if (this._closing) return this._closing;
     this._closed = true;
+    if (this._machine) {
+      // Every publish settles 'aborted' (POOL_CLOSED).
+      this._machine.closePublishes();
+      for (const a of this._machine.actions()) if (a.type === 'settle') this._settle(a);
+    }
     for (const sub of [...this._subs.values()]) this._closeSubscription(sub, { relay: '', reason: 'closed', message: 'pool closed' });
     this._abort.abort();
     const gone = [...this._conns.values()].map((c) => c.close());

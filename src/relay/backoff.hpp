@@ -19,6 +19,9 @@ inline constexpr backoff_policy kReconnectBackoff{500, 30'000, 2, 0.5};
 inline constexpr std::int64_t kReconnectStableAfterMs = 5'000;  // an open this long resets the attempts
 inline constexpr backoff_policy kRetryBackoff{250, 5'000, 2, 0.5};
 inline constexpr int kSubscriptionRetries = 3;  // transient CLOSED retried this often per connection
+inline constexpr int kPublishRetries = 3;       // transient refusals and lost connections per publish and relay
+inline constexpr std::int64_t kPublishTimeoutMs = 10'000;  // per relay, retries included
+inline constexpr std::int64_t kAuthTimeoutMs = 10'000;     // NIP-42: for the challenge, then for the OK
 
 // random01 in [0, 1). Rounded to whole ms.
 std::int64_t backoff_delay(int attempt, const backoff_policy& p, double random01);

@@ -177,13 +177,18 @@ outcome subscriptions::dispatch(std::string_view relay, relay_message&& msg, con
     outcome operator()(relay_event& m) { return self.on_event(relay, std::move(m), verified); }
     outcome operator()(relay_eose& m) { return self.on_eose(relay, std::move(m)); }
     outcome operator()(relay_closed& m) { return self.on_closed(relay, std::move(m)); }
-    outcome operator()(relay_ok& m) { return std::move(m); }
+    outcome operator()(relay_ok& m) {
+      // The OK of our AUTH (subscriptions_auth.cpp), else of publishes (subscriptions_publish.cpp).
+      if (!self.auth_on_ok(relay, m)) self.pub_on_ok(relay, m);
+      return std::move(m);
+    }
     outcome operator()(relay_notice& m) { return std::move(m); }
     outcome operator()(relay_auth& m) {
       auto& c = self.conn(relay);
       c.challenge = m.challenge;
       // A new challenge asks again, even after an accepted AUTH on this connection.
       if (c.auth_state == relay_conn::auth::authenticated) c.auth_state = relay_conn::auth::none;
+      self.auth_on_challenge(relay);
       return std::move(m);
     }
     outcome operator()(relay_count& m) { return std::move(m); }

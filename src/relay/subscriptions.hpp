@@ -109,8 +109,18 @@ enum class action_type : std::uint8_t {
   relay_closed,  // `sub_id` is over on `relay`: status says why; code is a local error code
                  // (TOO_MANY_FILTERS, MESSAGE_TOO_LARGE) or empty for the relay's own CLOSED
   ended,         // every relay closed `sub_id`: the subscription is gone
+  // Publishing (subscriptions_publish.cpp); `publish` names the publish.
+  settle,         // the publish is over on `relay`: publish_status, status (the OK), code, detail
+  // NIP-42 (subscriptions_auth.cpp).
+  sign_auth,    // sign the AUTH template for `challenge` (created_at), then auth_signed(round)
+  auth_status,  // `relay`'s connection is now `state` (authenticating, open, auth-required): code, detail, pubkey
+  auth_done,    // the AUTH asked for on `relay` ended: accepted or not
 };
 const char* action_type_name(action_type t);
+
+// How a publish ended on one relay.
+enum class publish_status : std::uint8_t { accepted, rejected, timeout, unreachable, aborted };
+const char* publish_status_name(publish_status s);  // "accepted", "rejected", "timeout"...
 
 struct action {
   action_type type;
@@ -120,6 +130,20 @@ struct action {
   machine_message status;
   std::string code;
   std::string reason;  // relay_closed: reason_name(status.reason), or the local one (too-many-filters...)
+  // Publishing: send (the EVENT frame), connect, authenticate, settle and auth_required name it.
+  std::uint64_t publish = 0;
+  publish_status outcome = publish_status::accepted;  // settle
+  int attempts = 0;             // settle: EVENT frames sent
+  bool has_ok = false;          // settle: status is the relay's OK (accepted, rejected)
+  std::string detail;           // settle, auth_required: the error's message (code: its code)
+  std::int64_t deadline = -1;   // authenticate for a publish: its deadline (ms; -1: none)
+  // NIP-42.
+  std::uint64_t round = 0;      // sign_auth: hand it back with the signed event
+  std::string challenge;        // sign_auth
+  std::int64_t created_at = 0;  // sign_auth: of the template (seconds)
+  std::string state;            // auth_status
+  std::string pubkey;           // auth_status open: the key the relay accepted
+  bool accepted = false;        // auth_done
 };
 
 struct close_action {
@@ -214,8 +238,40 @@ class subscriptions {
   // The actions decided since the last call.
   std::vector<action> take_actions();
   bool has_actions() const { return !actions_.empty(); }
-  // Whether a managed subscription still needs `relay` (open, queued or waiting there).
+  // Whether a managed subscription or a publish still needs `relay` (open, queued or waiting there).
   bool wants_relay(std::string_view relay) const;
+
+  // --- Publishing (subscriptions_publish.cpp; times in ms). Per relay: wait for the connection,
+  // refuse a frame over NIP-11 max_message_length, send the EVENT, wait for its OK until
+  // deadline_ms (-1: none); a lost connection sends again once reconnected, `retries` times; a
+  // duplicate after a resend is accepted; auth-required (or restricted after a challenge) asks
+  // for AUTH once, then sends again; a transient refusal is sent again after the retry backoff
+  // (counting against `retries`); anything else is rejected. One settle action per relay.
+  // INVALID_ARGUMENT: id 0 or in use, no relays; INVALID_EVENT for an event that does not encode.
+  result<void> publish(std::uint64_t id, const event& ev, const std::vector<std::string>& relays, std::int64_t now_ms,
+                       std::int64_t deadline_ms, int retries);
+  // Settles every relay of `id` not settled yet (the caller's signal aborted): code, detail.
+  void cancel_publish(std::uint64_t id, publish_status status, std::string_view code, std::string_view detail);
+  // Settles every publish: the pool is closing (aborted, POOL_CLOSED).
+  void close_publishes();
+  // Whether the pool has a signer for NIP-42 AUTH (without one, auth-required is a rejection).
+  void set_can_authenticate(bool yes) { can_authenticate_ = yes; }
+
+  // --- NIP-42 AUTH (subscriptions_auth.cpp; times in ms). authenticate() answers the relay's
+  // challenge (waiting for one until deadline_ms, -1: none): sign_auth asks the signer for the
+  // kind 22242 event, auth_signed() sends it as ["AUTH", ...] and its OK decides. One AUTH at a
+  // time per connection (a second call joins it); accepted once stays accepted until a new
+  // challenge; refused on a challenge is refused again without asking. Every ending is an
+  // auth_done action and goes to auth_result() (subscriptions and publishes waiting for it).
+  void authenticate(std::string_view relay, std::int64_t now_ms, std::int64_t deadline_ms);
+  void auth_signed(std::string_view relay, std::uint64_t round, const event& signed_event, std::int64_t now_ms);
+  void auth_sign_failed(std::string_view relay, std::uint64_t round, std::string_view why, std::int64_t now_ms);
+  // eager: answer every challenge at once (with timeout_ms), not only when a relay asks for AUTH.
+  void set_auth_policy(bool eager, std::int64_t timeout_ms) {
+    eager_auth_ = eager;
+    auth_timeout_ms_ = timeout_ms;
+  }
+  std::size_t publishes() const { return pubs_.size(); }
 
   // --- Queries.
   bool contains(std::string_view sub_id) const;
@@ -280,7 +336,53 @@ class subscriptions {
     enum class auth : std::uint8_t { none, authenticated, refused } auth_state = auth::none;
     std::optional<std::string> refused_challenge;
     std::uint64_t probes = 0;
+    // The AUTH in flight (subscriptions_auth.cpp).
+    enum class auth_step : std::uint8_t { idle, wait_challenge, signing, wait_ok } step = auth_step::idle;
+    std::int64_t auth_deadline = -1;
+    std::uint64_t auth_round = 0;
+    std::string auth_event_id;
+    std::string auth_pubkey;
   };
+  void auth_sign(std::string_view relay, relay_conn& c);
+  void auth_end(std::string_view relay, bool accepted, std::string_view code = {}, std::string detail = {});
+  void auth_emit_status(std::string_view relay, std::string state, std::string code = {}, std::string detail = {},
+                        std::string pubkey = {});
+  void auth_on_challenge(std::string_view relay);
+  bool auth_on_ok(std::string_view relay, const relay_ok& ok);
+  void auth_disconnected(std::string_view relay);
+  void auth_timeout(std::int64_t now_ms);
+  void auth_next_deadline(std::optional<std::int64_t>& best) const;
+
+  // One publish (subscriptions_publish.cpp).
+  enum class pub_stage : std::uint8_t { wait_open, wait_ok, wait_auth, backoff, settled };
+  struct pub_target {
+    std::string url;
+    pub_stage stage = pub_stage::wait_open;
+    int sends = 0;
+    int failures = 0;  // lost connections and transient refusals
+    bool auth_tried = false;
+    std::int64_t retry_at = 0;
+    machine_message last;  // the last OK refusal
+  };
+  struct pub_state {
+    std::string frame;
+    std::string event_id;
+    std::int64_t deadline = -1;
+    int retries = 0;
+    std::vector<pub_target> targets;
+  };
+  void pub_send(std::uint64_t id, pub_state& p, pub_target& t);
+  void pub_settle(std::uint64_t id, pub_target& t, publish_status status, std::string code = {},
+                  std::string detail = {}, bool has_ok = false);
+  void pub_on_ok(std::string_view relay, const relay_ok& ok);
+  void pub_connected(std::string_view relay);
+  void pub_disconnected(std::string_view relay, bool reconnecting);
+  void pub_auth_result(std::string_view relay, bool accepted);
+  void pub_remove_relay(std::string_view relay);
+  void pub_timeout(std::int64_t now_ms);
+  void pub_next_deadline(std::optional<std::int64_t>& best) const;
+  bool pub_wants_relay(std::string_view relay) const;
+  void pub_forget_settled();
 
   relay_conn& conn(std::string_view relay);
   const relay_conn* find_conn(std::string_view relay) const;
@@ -303,6 +405,10 @@ class subscriptions {
   std::uint64_t next_order_ = 0;
   std::uint64_t rng_;
   std::int64_t now_ms_ = 0;  // of the frame being fed
+  std::map<std::uint64_t, pub_state> pubs_;  // by id: settles go out in publish order
+  bool can_authenticate_ = false;
+  bool eager_auth_ = false;
+  std::int64_t auth_timeout_ms_ = kAuthTimeoutMs;
 };
 
 }  // namespace nostr::relay

@@ -41,14 +41,25 @@ const char* action_type_name(action_type t) {
     case action_type::eose: return "eose";
     case action_type::relay_closed: return "relay-closed";
     case action_type::ended: return "ended";
+    case action_type::settle: return "settle";
+    case action_type::sign_auth: return "sign-auth";
+    case action_type::auth_status: return "auth-status";
+    case action_type::auth_done: return "auth-done";
   }
   return "send";
 }
 
 void subscriptions::emit(action_type t, std::string relay, std::string sub_id, std::string frame,
                          machine_message status, std::string code, std::string reason) {
-  actions_.push_back(action{t, std::move(relay), std::move(sub_id), std::move(frame), std::move(status), std::move(code),
-                            std::move(reason)});
+  action a{};
+  a.type = t;
+  a.relay = std::move(relay);
+  a.sub_id = std::move(sub_id);
+  a.frame = std::move(frame);
+  a.status = std::move(status);
+  a.code = std::move(code);
+  a.reason = std::move(reason);
+  actions_.push_back(std::move(a));
 }
 
 std::vector<action> subscriptions::take_actions() { return std::exchange(actions_, {}); }
@@ -266,9 +277,11 @@ void subscriptions::relay_connected(std::string_view relay, std::int64_t now_ms)
     r->state = relay_sub_state::idle;
     try_send(it->first, it->second, *r, now_ms);
   }
+  pub_connected(relay);  // after the REQs, as a pool has always sent them
 }
 
 void subscriptions::relay_disconnected(std::string_view relay, bool reconnecting) {
+  auth_disconnected(relay);
   relay_conn& c = conn(relay);
   c.connected = false;
   c.down = reconnecting;
@@ -290,6 +303,7 @@ void subscriptions::relay_disconnected(std::string_view relay, bool reconnecting
       check_eose(it->first, it->second);
     }
   }
+  pub_disconnected(relay, reconnecting);
 }
 
 void subscriptions::remove_relay(std::string_view relay, std::string_view message) {
@@ -300,6 +314,7 @@ void subscriptions::remove_relay(std::string_view relay, std::string_view messag
     if (r && r->state != relay_sub_state::closed)
       close_on_relay(it->first, it->second, *r, local(reason_code::unknown, std::string(message)), {}, "closed");
   }
+  pub_remove_relay(relay);
   forget_relay(relay);
 }
 
@@ -323,6 +338,7 @@ void subscriptions::auth_result(std::string_view relay, bool accepted, std::int6
     else
       close_on_relay(it->first, it->second, *r, r->closed_by, {});
   }
+  pub_auth_result(relay, accepted);
 }
 
 const std::string* subscriptions::challenge(std::string_view relay) const {
@@ -384,6 +400,8 @@ void subscriptions::handle_timeout(std::int64_t now_ms) {
       if (r.state == relay_sub_state::idle) try_send(sit->first, sit->second, r, now_ms);
     }
   }
+  pub_timeout(now_ms);
+  auth_timeout(now_ms);
 }
 
 std::optional<std::int64_t> subscriptions::next_deadline() const {
@@ -397,6 +415,8 @@ std::optional<std::int64_t> subscriptions::next_deadline() const {
     for (const auto& r : s.relays)
       if (r.retry_at) take(r.retry_at);
   }
+  pub_next_deadline(best);
+  auth_next_deadline(best);
   return best;
 }
 
@@ -404,7 +424,7 @@ bool subscriptions::wants_relay(std::string_view relay) const {
   for (const auto& [id, s] : subs_)
     if (const relay_entry* r = s.managed ? s.find_relay(relay) : nullptr; r && r->state != relay_sub_state::closed)
       return true;
-  return false;
+  return pub_wants_relay(relay);
 }
 
 }  // namespace nostr::relay

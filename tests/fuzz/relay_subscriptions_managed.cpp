@@ -8,7 +8,13 @@
 //   - at most one eose action per subscription;
 //   - a REQ only to a connected relay where the subscription is not closed, never more open REQs
 //     on a relay than its max_subscriptions;
-//   - handle_timeout(now) leaves no deadline at or before now.
+//   - handle_timeout(now) leaves no deadline at or before now;
+//   - publishing: each relay of a publish settles exactly once, nothing for a publish after it
+//     settled (abort, pool close, relay removed included), an EVENT only to a connected relay,
+//     and the machine forgets a publish once every relay settled;
+//   - NIP-42: one AUTH in flight per relay (a second authenticate() joins it), the signer asked
+//     and the AUTH frame sent only while one is in flight and connected, each in-flight AUTH
+//     ends with one auth-done.
 #include <algorithm>
 #include <map>
 #include <set>
@@ -17,6 +23,7 @@
 
 #include "event/event.hpp"
 #include "relay/client_message.hpp"
+#include "relay/nip42.hpp"
 #include "relay/relay_message.hpp"
 #include "relay/subscriptions.hpp"
 #include "fuzz_support.hpp"
@@ -68,6 +75,11 @@ struct harness {
   std::set<std::string> open[2];                 // REQs open per relay (sent, not closed)
   std::map<std::string, std::set<int>> closed_on;  // relay-closed per subscription
   int next_id = 0;
+  std::uint64_t next_pub = 0;
+  std::map<std::uint64_t, std::set<int>> unsettled;  // publish -> relays not settled yet
+  bool in_flight[2] = {false, false};                 // an AUTH started and not done
+  std::optional<action> to_sign[2];                   // the last sign-auth not answered
+  std::string auth_id[2];                             // the id of the last AUTH event sent
 
   static int relay_index(const std::string& url) { return url == kRelays[0] ? 0 : 1; }
 
@@ -81,6 +93,11 @@ struct harness {
   void check(const std::vector<action>& actions, const std::string& unsubscribed = {}) {
     std::set<std::string> ended_now;
     for (const auto& a : actions) {
+      if (a.publish != 0) {
+        check_publish(a);
+        continue;
+      }
+      if (check_auth(a)) continue;
       FUZZ_CHECK(!ended_now.count(a.sub_id));
       const bool is_close = a.type == action_type::send && a.frame.rfind("[\"CLOSE\"", 0) == 0;
       if (!(a.sub_id == unsubscribed && is_close) && !subscriptions::is_probe(a.sub_id))
@@ -112,6 +129,50 @@ struct harness {
     }
   }
 
+  // NIP-42 actions; false for the others.
+  bool check_auth(const action& a) {
+    if (a.relay.empty()) return false;
+    const int r = relay_index(a.relay);
+    switch (a.type) {
+      case action_type::auth_status:
+        if (a.state == "authenticating") {
+          FUZZ_CHECK(!in_flight[r] && connected[r]);
+          in_flight[r] = true;
+        }
+        return true;
+      case action_type::sign_auth:
+        FUZZ_CHECK(in_flight[r]);
+        to_sign[r] = a;
+        return true;
+      case action_type::auth_done:
+        in_flight[r] = false;
+        to_sign[r].reset();
+        return true;
+      case action_type::send:
+        if (a.frame.rfind("[\"AUTH\"", 0) != 0) return false;
+        FUZZ_CHECK(in_flight[r] && connected[r]);
+        return true;
+      default: return false;
+    }
+  }
+
+  void check_publish(const action& a) {
+    const int r = relay_index(a.relay);
+    auto it = unsettled.find(a.publish);
+    FUZZ_CHECK(it != unsettled.end() && it->second.count(r));  // nothing after its settle
+    switch (a.type) {
+      case action_type::send:
+        FUZZ_CHECK(connected[r]);
+        FUZZ_CHECK(a.frame.rfind("[\"EVENT\"", 0) == 0);
+        break;
+      case action_type::settle:
+        it->second.erase(r);
+        if (it->second.empty()) unsettled.erase(it);
+        break;
+      default: break;
+    }
+  }
+
   std::string pick_id(std::uint8_t b) {
     if (b % 8 == 7 || live_ids.empty()) return b % 2 ? "unknown" : std::string(kProbePrefix) + "1";
     return live_ids[b % live_ids.size()];
@@ -135,7 +196,17 @@ struct harness {
         return f ? *f : std::string("[]");
       }
       case 4: return encode_auth_challenge(in.next() % 2 ? "c1" : "c2");
-      case 5: return "[\"OK\",\"" + std::string(64, '0') + "\",false,\"auth-required: x\"]";
+      case 5: {
+        // The OK of an event a publish may wait for, or of our AUTH: accepted, or refused with any reason.
+        const std::uint8_t b = in.next();
+        if (b % 7 == 6 && !auth_id[0].empty()) {
+          auto f = encode_ok(auth_id[b % 2 ? 0 : 1].empty() ? auth_id[0] : auth_id[b % 2 ? 0 : 1], b % 3 != 0,
+                             b % 3 != 0 ? "" : "restricted: no");
+          return f ? *f : std::string("[]");
+        }
+        auto f = encode_ok(events()[b % events().size()].id, b % 5 == 0, b % 5 == 0 ? "" : kReasons[in.next() % 10]);
+        return f ? *f : std::string("[]");
+      }
       default: return std::string(in.in.substr(0, in.next() % 16));
     }
   }
@@ -145,7 +216,7 @@ struct harness {
     const int r = in.next() % 2;
     const char* relay = kRelays[r];
     std::string unsubscribed;
-    switch (op % 11) {
+    switch (op % 16) {
       case 0: {
         std::string id = "s" + std::to_string(next_id++);
         std::vector<std::string> rs;
@@ -203,16 +274,67 @@ struct harness {
       case 9:
         if (connected[r]) (void)subs.probe(relay);
         break;
+      case 11: {
+        const std::uint64_t id = ++next_pub;
+        const std::uint8_t mask = in.next() % 3;
+        std::vector<std::string> rs;
+        if (mask != 1) rs.push_back(kRelays[0]);
+        if (mask != 0) rs.push_back(kRelays[1]);
+        const std::uint8_t d = in.next();
+        const std::int64_t deadline = d % 4 == 0 ? -1 : now + d * 20;
+        FUZZ_CHECK(subs.publish(id, events()[in.next() % events().size()], rs, now, deadline, in.next() % 4).ok());
+        for (const auto& u : rs) unsettled[id].insert(relay_index(u));
+        break;
+      }
+      case 12:
+        if (!unsettled.empty()) {
+          auto it = unsettled.begin();
+          std::advance(it, in.next() % unsettled.size());
+          subs.cancel_publish(it->first, publish_status::aborted, "ABORTED", "aborted");
+        }
+        break;
+      case 14: {
+        const std::uint8_t d = in.next();
+        subs.authenticate(relay, now, d % 4 == 0 ? -1 : now + d * 20);
+        if (in_flight[r]) {
+          auto acts = subs.take_actions();  // joins the AUTH in flight: nothing new
+          FUZZ_CHECK(acts.empty());
+        }
+        break;
+      }
+      case 15:
+        if (to_sign[r]) {
+          const action a = *to_sign[r];
+          if (in.next() % 4 == 0) {
+            subs.auth_sign_failed(relay, a.round, "no", now);
+          } else {
+            event ev = finalize(auth_template(a.relay, a.challenge, a.created_at), fuzz::sender_keypair(), bytes32{});
+            auth_id[r] = ev.id;
+            subs.auth_signed(relay, a.round, ev, now);
+          }
+          to_sign[r].reset();
+        }
+        break;
+      case 13:
+        if (in.next() % 8 == 0) {
+          subs.close_publishes();
+          check(subs.take_actions());
+          FUZZ_CHECK(unsettled.empty() && subs.publishes() == 0);
+        }
+        break;
       default:
         if (in.next() % 4 == 0) {
           subs.remove_relay(relay, "removed");
           connected[r] = false;
           open[r].clear();
+          in_flight[r] = false;  // its connection state is gone with it (the pool ends its waits)
+          to_sign[r].reset();
           if (r == 0) subs.set_limits(kRelays[0], {kMaxSubsA, 0, 0});
         }
         break;
     }
     check(subs.take_actions(), unsubscribed);
+    FUZZ_CHECK(subs.publishes() == unsettled.size());  // forgotten exactly when all settled
   }
 };
 
@@ -222,6 +344,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   input in{fuzz::text(data, size)};
   harness h;
   h.subs.set_limits(kRelays[0], {kMaxSubsA, 0, 0});
+  h.subs.set_can_authenticate(size % 2 == 0);
   for (int steps = 0; !in.in.empty() && steps < 256; ++steps) h.step(in);
   return 0;
 }
