@@ -35,7 +35,8 @@ describe('a relay that never answers', () => {
       assert.equal(r.status, 'timeout');
       assert.equal(r.error.code, 'RELAY_TIMEOUT');
       assert.ok(r.attempts >= 1); // sent again if the ping dropped the connection meanwhile
-      assert.ok(Date.now() - t0 < 2000);
+      // publishTimeout applied, not the 10 s default (the margin is for a loaded machine).
+      assert.ok(Date.now() - t0 < 5000, `${Date.now() - t0} ms`);
 
       let eose = false;
       p.subscribe({ kinds: [1] }, { maxWait: 200, oneose: () => (eose = true) });
@@ -368,7 +369,9 @@ describe('status and close', () => {
       });
       assert.equal(code, 0, `child exit ${code}: ${err}`);
       const r = JSON.parse(out.trim().split('\n').at(-1));
-      assert.deepEqual(r.statesBefore, ['open', 'backing-off']);
+      // The dead relay is in its reconnect cycle (30-60 ms backoffs): between two tries or in one.
+      assert.equal(r.statesBefore[0], 'open');
+      assert.ok(['backing-off', 'connecting'].includes(r.statesBefore[1]), JSON.stringify(r.statesBefore));
       assert.deepEqual(r.outcomes, ['accepted', 'aborted:POOL_CLOSED']);
       assert.equal(r.done, true);
       // Sockets being torn down may still be listed right after close(); timers may not.
