@@ -19,7 +19,7 @@ if [ "${NOSTR_BENCH_SKIP_FEED:-0}" != 1 ]; then
   echo "### The dev relay with a hostile client attached"
   node bench/relay-hostile.mjs
 fi
-# NOSTR_BENCH_SKIP_BROWSER=1 leaves out the browser part (Chromium and Firefox ESR start).
+# NOSTR_BENCH_SKIP_BROWSER=1 leaves out the browser part (Chromium, Firefox ESR and WebKitGTK start).
 if [ "${NOSTR_BENCH_SKIP_BROWSER:-0}" != 1 ]; then
   echo
   echo "### The main thread during a 5,000-event burst (browsers, verifyWorkers)"
