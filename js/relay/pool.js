@@ -490,7 +490,9 @@ export class RelayPool {
     const packed = m.feed(conn.idx, data, this._clock.now());
     this._onOutcome(conn, data, packed, () => m.last(), m.event());
     if ((packed & ACTIONS) !== 0) this._run();
-    else if ((packed & 15) === CLOSED_FRAME) this._arm(); // a retry deadline, maybe
+    // A refusal without actions may still set a retry deadline: a transient CLOSED (subscription)
+    // or OK (publish: the resend waits for its backoff).
+    else if ((packed & 15) === CLOSED_FRAME || (packed & 15) === OK) this._arm();
   }
 
   // d: {subId, event} of a delivery, as the core parsed and verified it (machine.js readEvents).

@@ -41,6 +41,27 @@ describe('pool driven by the core machine', () => {
     }
   });
 
+  it('a transient OK refusal is sent again after the core backoff, not at the publish deadline', async () => {
+    // Each OK alone in its task: the single-frame path must arm the machine's retry deadline too
+    // (with only the publish deadline armed, the resend waited for it and the publish was rejected).
+    let events = 0;
+    const relay = await startScriptedRelay((ws, msg) => {
+      if (!Array.isArray(msg) || msg[0] !== 'EVENT') return;
+      events++;
+      ws.send(JSON.stringify(['OK', msg[1].id, events > 1, events > 1 ? '' : 'rate-limited: slow down']));
+    });
+    const p = pool({ relays: [relay.url], relayInfo: false, retry: { initialDelay: 30, maxDelay: 30, jitter: 0 } });
+    try {
+      const [r] = await p.publish(makeEvent(sk), { timeout: 60_000, retries: 1 });
+      assert.equal(r.status, 'accepted', JSON.stringify(r));
+      assert.equal(r.attempts, 2);
+      assert.equal(events, 2);
+    } finally {
+      await p.close();
+      await relay.close();
+    }
+  });
+
   it('every REQ and CLOSE on the wire is a frame of the codec; a dropped relay gets the REQ again with since', async () => {
     const frames = [];
     const stored = [makeEvent(sk, { created_at: 1_700_000_000, content: 'old' })];
