@@ -74,6 +74,18 @@ std::int64_t to_i64(double v) { return static_cast<std::int64_t>(v); }
 error bad_handle() { return make_error(errc::invalid_argument, "relay subscription machine was deleted"); }
 error bad_relay() { return make_error(errc::invalid_argument, "unknown relay index"); }
 
+// The URLs of a JS array of relay indexes; false when one is unknown.
+bool urls_at(const machine& m, const val& relay_idxs, std::vector<std::string>& urls) {
+  const unsigned n = relay_idxs["length"].as<unsigned>();
+  urls.reserve(n);
+  for (unsigned i = 0; i < n; ++i) {
+    const std::string* url = relay_at(m, relay_idxs[i].as<int>());
+    if (!url) return false;
+    urls.push_back(*url);
+  }
+  return true;
+}
+
 // A JSON array of filter objects (one or more).
 result<std::vector<filter>> filters_from_text(const std::string& text) {
   dom::value j = parse_json(text);
@@ -437,12 +449,7 @@ int subs_subscribe(int h, const std::string& sub_id, const std::string& filters_
   auto filters = filters_from_text(filters_json);
   if (!filters) return fail_code(filters.err());
   std::vector<std::string> urls;
-  const unsigned n = relay_idxs["length"].as<unsigned>();
-  for (unsigned i = 0; i < n; ++i) {
-    const std::string* url = relay_at(*m, relay_idxs[i].as<int>());
-    if (!url) return fail_code(bad_relay());
-    urls.push_back(*url);
-  }
+  if (!urls_at(*m, relay_idxs, urls)) return fail_code(bad_relay());
   auto r = m->subs.subscribe(sub_id, std::move(*filters), urls, to_i64(now), max_wait >= 0 ? to_i64(max_wait) : -1);
   return r ? 0 : fail_code(r.err());
 }
@@ -597,12 +604,7 @@ int subs_publish(int h, double id, val relay_idxs, const std::string& event_json
   auto ev = event_from_json(j);
   if (!ev) return fail_code(ev.err());
   std::vector<std::string> urls;
-  const unsigned n = relay_idxs["length"].as<unsigned>();
-  for (unsigned i = 0; i < n; ++i) {
-    const std::string* url = relay_at(*m, relay_idxs[i].as<int>());
-    if (!url) return fail_code(bad_relay());
-    urls.push_back(*url);
-  }
+  if (!urls_at(*m, relay_idxs, urls)) return fail_code(bad_relay());
   auto r = m->subs.publish(static_cast<std::uint64_t>(id), *ev, urls, to_i64(now), deadline >= 0 ? to_i64(deadline) : -1,
                            retries);
   return r ? 0 : fail_code(r.err());

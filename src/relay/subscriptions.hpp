@@ -372,6 +372,8 @@ class subscriptions {
     std::vector<pub_target> targets;
   };
   void pub_send(std::uint64_t id, pub_state& p, pub_target& t);
+  // A relay waited for that will not answer: a timeout when it took the EVENT, else unreachable.
+  void pub_settle_unanswered(std::uint64_t id, pub_target& t);
   void pub_settle(std::uint64_t id, pub_target& t, publish_status status, std::string code = {},
                   std::string detail = {}, bool has_ok = false);
   void pub_on_ok(std::string_view relay, const relay_ok& ok);

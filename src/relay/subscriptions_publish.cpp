@@ -107,6 +107,13 @@ void subscriptions::pub_settle(std::uint64_t id, pub_target& t, publish_status s
   actions_.push_back(std::move(a));
 }
 
+void subscriptions::pub_settle_unanswered(std::uint64_t id, pub_target& t) {
+  if (t.sends > 0)
+    pub_settle(id, t, publish_status::timeout, "RELAY_TIMEOUT", t.url + " did not answer within the timeout");
+  else
+    pub_settle(id, t, publish_status::unreachable, "RELAY_UNREACHABLE");
+}
+
 void subscriptions::pub_forget_settled() {
   for (auto it = pubs_.begin(); it != pubs_.end();) {
     const auto& ts = it->second.targets;
@@ -164,12 +171,7 @@ void subscriptions::pub_disconnected(std::string_view relay, bool reconnecting) 
         case pub_stage::wait_open:
           // Not coming back: a relay never reached is unreachable; one that took the EVENT and
           // went away before its OK did not answer in time.
-          if (!reconnecting) {
-            if (t.sends > 0)
-              pub_settle(id, t, publish_status::timeout, "RELAY_TIMEOUT", t.url + " did not answer within the timeout");
-            else
-              pub_settle(id, t, publish_status::unreachable, "RELAY_UNREACHABLE");
-          }
+          if (!reconnecting) pub_settle_unanswered(id, t);
           break;
         case pub_stage::wait_ok:
           if (++t.failures > p.retries)
@@ -233,10 +235,7 @@ void subscriptions::pub_timeout(std::int64_t now_ms) {
       if (!expired) continue;
       switch (t.stage) {
         case pub_stage::wait_open:
-          if (t.sends > 0)
-            pub_settle(id, t, publish_status::timeout, "RELAY_TIMEOUT", t.url + " did not answer within the timeout");
-          else
-            pub_settle(id, t, publish_status::unreachable, "RELAY_UNREACHABLE");
+          pub_settle_unanswered(id, t);
           break;
         case pub_stage::wait_ok:
           pub_settle(id, t, publish_status::timeout, "RELAY_TIMEOUT", t.url + " did not answer within the timeout");
