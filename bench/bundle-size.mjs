@@ -7,7 +7,7 @@
 import { build as esbuild } from 'esbuild';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, copyFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve, dirname, relative } from 'node:path';
+import { basename, join, resolve, dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
@@ -32,14 +32,25 @@ export function scratchProject(pkgRoot) {
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+// A chunk that another chunk starts as a worker (`new Worker(new URL(<its name>, …))`) is loaded
+// only when the app uses that worker (the pool's `verifyWorkers`): counted apart, not in jsGz.
 function tally(outDir) {
   const files = readdirSync(outDir, { recursive: true }).map((f) => join(outDir, f)).filter((f) => /\.(m?js|wasm)$/.test(f));
-  const js = files.filter((f) => !f.endsWith('.wasm')).map((f) => readFileSync(f));
+  const js = files.filter((f) => !f.endsWith('.wasm')).map((f) => ({ f, buf: readFileSync(f) }));
+  const texts = js.map(({ buf }) => buf.toString('utf8'));
+  const isWorker = ({ f }) => {
+    const name = basename(f).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const started = new RegExp(`new Worker\\(new URL\\([\`'"][^\`'"]*${name}[\`'"]`);
+    return texts.some((t) => started.test(t));
+  };
+  const workers = js.filter(isWorker);
+  const main = js.filter((x) => !workers.includes(x));
   const wasm = files.filter((f) => f.endsWith('.wasm'));
   return {
-    jsRaw: js.reduce((a, b) => a + b.length, 0),
-    jsGz: js.reduce((a, b) => a + gz(b), 0),
-    jsFiles: js.length,
+    jsRaw: main.reduce((a, { buf }) => a + buf.length, 0),
+    jsGz: main.reduce((a, { buf }) => a + gz(buf), 0),
+    jsFiles: main.length,
+    workerGz: workers.reduce((a, { buf }) => a + gz(buf), 0),
     wasm: wasm.map((f) => ({ file: relative(outDir, f), raw: readFileSync(f).length, gz: gz(readFileSync(f)) })),
   };
 }
@@ -126,7 +137,8 @@ export function renderBundleRows(sizes) {
       if (!r) return 'n/a';
       if (r.error) return `FAIL: ${r.error}`;
       const wasm = r.wasm.map((w) => `${w.file.split('/').pop().replace(/-[\w-]{8}\.wasm$/, '.wasm')} ${kb(w.gz)} gz`).join(' + ');
-      return `JS **${kb(r.jsGz)} gz** (${kb(r.jsRaw)} raw)${wasm ? ` + ${wasm}` : ''}`;
+      const worker = r.workerGz ? ` (+ ${kb(r.workerGz)} gz worker chunk, fetched only with verifyWorkers)` : '';
+      return `JS **${kb(r.jsGz)} gz** (${kb(r.jsRaw)} raw)${worker}${wasm ? ` + ${wasm}` : ''}`;
     };
     const { vite, esbuild: es } = sizes[app] ?? {};
     let target = '';
