@@ -586,9 +586,49 @@ val subs_actions(int h) {
         o.set("detail", a.detail);
       }
     }
+    if (a.count_id != 0) {
+      o.set("countId", static_cast<double>(a.count_id));
+      if (a.type == relay::action_type::authenticate)
+        o.set("deadline", a.deadline >= 0 ? val(static_cast<double>(a.deadline)) : val::global("Infinity"));
+      if (a.type == relay::action_type::count_done) {
+        if (a.code.empty()) {
+          o.set("count", static_cast<double>(a.count));
+          o.set("approximate", a.approximate);
+          if (!a.hll.empty()) o.set("hll", a.hll);
+        } else {
+          o.set("code", a.code);
+          o.set("detail", a.detail);
+          if (!a.reason.empty()) {
+            o.set("reason", a.reason);
+            o.set("message", a.status.message);
+          }
+        }
+      }
+    }
     out.call<void>("push", o);
   }
   return out;
+}
+
+// --- NIP-45 COUNT (subscriptions_count.cpp). Times in ms; deadline -1: none.
+
+// 0 or an errc value (INVALID_ARGUMENT, INVALID_FILTER, RELAY_SUB_ID_INVALID...).
+int subs_count(int h, double id, int relay_idx, const std::string& sub_id, const std::string& filters_json, double now,
+               double deadline) {
+  machine* m = find(h);
+  if (!m) return fail_code(bad_handle());
+  auto filters = filters_from_text(filters_json);
+  if (!filters) return fail_code(filters.err());
+  const std::string* url = relay_at(*m, relay_idx);
+  if (!url) return fail_code(bad_relay());
+  auto r = m->subs.count(static_cast<std::uint64_t>(id), sub_id, *filters, *url, to_i64(now),
+                         deadline >= 0 ? to_i64(deadline) : -1);
+  return r ? 0 : fail_code(r.err());
+}
+
+// The caller's signal aborted COUNT `id` (ABORTED).
+void subs_abort_count(int h, double id) {
+  if (machine* m = find(h)) m->subs.cancel_count(static_cast<std::uint64_t>(id), "ABORTED", "the operation was aborted");
 }
 
 // --- Publishing (subscriptions_publish.cpp). Times in ms.
@@ -797,6 +837,8 @@ EMSCRIPTEN_BINDINGS(relay) {
   emscripten::function("relaySubsWantsRelay", &subs_wants_relay);
   emscripten::function("relaySubsActions", &subs_actions);
   emscripten::function("relaySubsPublish", &subs_publish);
+  emscripten::function("relaySubsCount", &subs_count);
+  emscripten::function("relaySubsAbortCount", &subs_abort_count);
   emscripten::function("relaySubsAbortPublish", &subs_abort_publish);
   emscripten::function("relaySubsClosePublishes", &subs_close_publishes);
   emscripten::function("relaySubsSetCanAuthenticate", &subs_set_can_authenticate);

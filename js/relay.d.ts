@@ -365,8 +365,13 @@ export class SubscriptionMachine {
   publish(id: number, relays: number[], eventJson: string, nowMs: number, deadlineMs: number, retries: number): void;
   /** What is not settled settles 'aborted' (ABORTED). */
   abortPublish(id: number): void;
-  /** Every publish settles 'aborted' (POOL_CLOSED). */
+  /** Every publish settles 'aborted' and every COUNT ends (POOL_CLOSED). */
   closePublishes(): void;
+  // NIP-45 COUNT (src/relay/subscriptions_count.cpp): send, connect, authenticate and count-done actions name the COUNT (countId).
+  /** Asks relay index `relay` to count `filters` under `subId`; deadlineMs -1: none. One count-done action. */
+  count(id: number, relay: number, subId: string, filters: Filter[], nowMs: number, deadlineMs: number): void;
+  /** Ends COUNT `id` if it still waits (a count-done action with ABORTED). */
+  abortCount(id: number): void;
   /** Whether a signer answers NIP-42 (without one, auth-required refuses a publish). */
   setCanAuthenticate(yes: boolean): void;
   // NIP-42 (src/relay/subscriptions_auth.cpp): sign-auth, auth-status and auth-done actions.
@@ -378,7 +383,7 @@ export class SubscriptionMachine {
   /** eager: answer every challenge as it arrives, within timeoutMs. */
   setAuthPolicy(eager: boolean, timeoutMs: number): void;
   actions(): Array<{
-    type: 'send' | 'connect' | 'authenticate' | 'eose' | 'relay-closed' | 'ended' | 'settle' | 'sign-auth' | 'auth-status' | 'auth-done';
+    type: 'send' | 'connect' | 'authenticate' | 'eose' | 'relay-closed' | 'ended' | 'settle' | 'sign-auth' | 'auth-status' | 'auth-done' | 'count-done';
     relay: number;
     subId: string;
     frame?: string;
@@ -391,6 +396,11 @@ export class SubscriptionMachine {
     attempts?: number;
     detail?: string;
     deadline?: number;
+    /** NIP-45: the COUNT's id; count-done: count and approximate (and hll when the relay sent one), or code and detail (reason and message for the relay's CLOSED). */
+    countId?: number;
+    count?: number;
+    approximate?: boolean;
+    hll?: string;
     /** sign-auth: the kind 22242 template to sign and the round to hand back. */
     round?: number;
     template?: { kind: number; created_at: number; tags: string[][]; content: string };

@@ -142,6 +142,7 @@ export class Relay {
   /** The relay's OK message; rejects with NostrError RELAY_REJECTED (with `reason`), RELAY_TIMEOUT... */
   publish(event: NostrEvent): Promise<string>;
   auth(signAuthEvent: AuthSigner): Promise<string>;
+  /** NIP-45: rejects with NostrError RELAY_CLOSED (the relay refused; `reason`), RELAY_TIMEOUT, RELAY_CONNECTION_LOST, RELAY_UNREACHABLE; auth-required runs `onauth` and asks again. */
   count(filters: Filter[], params?: { id?: string | null }): Promise<number>;
   countWithHLL(filters: Filter[], params?: { id?: string | null }): Promise<{ count: number; hll?: string }>;
   send(message: string): Promise<void>;

@@ -1,71 +1,70 @@
-// NIP-45 COUNT on one relay of a pool: sends ["COUNT", id, ...filters] and waits for the relay's
-// ["COUNT", id, {count, hll?}] (or its CLOSED). The pool hands COUNT and CLOSED frames of a pending
-// count to the wait registered here (pool._countWaits), keyed by relay and sub id.
+// NIP-45 COUNT on one relay of a pool. The core's relay machine decides every step
+// (src/relay/subscriptions_count.cpp: connect, send, the relay's COUNT or CLOSED, AUTH, the
+// deadline); the pool runs its actions, and its count-done action settles the promise here.
 import { NostrError } from '../errors.js';
-import { encodeCount } from './codec.js';
-import { CLOSED, TIMEOUT, abortError } from './wait.js';
+import { abortError } from './wait.js';
 
 let nextCount = 0;
-
-/** The key of a pending count in pool._countWaits. */
-export const countKey = (conn, subId) => `${conn.idx} ${subId}`;
 
 /**
  * Counts the events matching `filters` on `url`: {count, approximate, hll?} (hll: the NIP-45
  * HyperLogLog registers as 512 hex digits, when the relay sent them). Rejects with
- * RELAY_UNREACHABLE, RELAY_TIMEOUT, RELAY_CLOSED (the relay refused), POOL_CLOSED or ABORTED.
+ * RELAY_UNREACHABLE, RELAY_CONNECTION_LOST, RELAY_TIMEOUT, RELAY_CLOSED (the relay refused; `reason`
+ * names why), POOL_CLOSED or ABORTED.
  */
 export async function countOn(pool, url, filters, { id, timeout, signal } = {}) {
   pool._ensureOpen();
   timeout ??= pool._opts.publishTimeout; // the core's default, known once the pool is open
   if (signal?.aborted) throw abortError(signal);
   const list = Array.isArray(filters) ? filters : [filters];
-  const subId = typeof id === 'string' && id.length > 0 ? id : `count:${(++nextCount).toString(36)}`;
-  const frame = encodeCount(subId, list); // INVALID_FILTER, INVALID_ARGUMENT
+  const n = ++nextCount;
+  const subId = typeof id === 'string' && id.length > 0 ? id : `count:${n.toString(36)}`;
   const conn = pool._conn(url);
-  const clock = pool._clock;
-  const deadline = clock.now() + timeout;
-  conn.holds++;
+  const now = pool._clock.now();
+  const waits = (pool._counts ??= new Map());
+  const entry = { conn, signal, onAbort: null, resolve: null, reject: null };
+  const done = new Promise((resolve, reject) => Object.assign(entry, { resolve, reject }));
+  waits.set(n, entry);
   try {
-    const open = await conn.whenOpen(deadline, signal);
-    if (open === CLOSED) throw new NostrError('POOL_CLOSED', 'the pool was closed');
-    if (open !== true) throw new NostrError('RELAY_UNREACHABLE', `${conn.url}: ${conn.lastError ? conn.lastError.message : 'could not connect'}`);
-    const waits = (pool._countWaits ??= new Map());
-    const key = countKey(conn, subId);
-    if (waits.has(key)) throw new NostrError('INVALID_ARGUMENT', `a COUNT with id ${subId} is already pending on ${conn.url}`);
-    const w = clock.wait(deadline, signal);
-    waits.set(key, w);
-    const done = () => waits.delete(key);
-    w.promise.then(done, done);
-    if (!conn.send(frame)) w.fire({ lost: true });
-    const r = await w.promise;
-    if (r === CLOSED) throw new NostrError('POOL_CLOSED', 'the pool was closed');
-    if (r === TIMEOUT) throw new NostrError('RELAY_TIMEOUT', `${conn.url} did not answer COUNT within the timeout`);
-    if (r.lost) throw new NostrError('RELAY_CONNECTION_LOST', `${conn.url}: connection lost before COUNT`);
-    if (r.closed) {
-      const err = new NostrError('RELAY_CLOSED', `${conn.url} refused COUNT: ${r.closed.message || r.closed.reason}`);
-      err.reason = r.closed.reason;
-      throw err;
-    }
-    const out = { count: r.count, approximate: r.approximate };
-    const hll = hllOf(r.frame);
-    if (hll !== undefined) out.hll = hll;
-    return out;
-  } finally {
-    conn.holds--;
+    // INVALID_FILTER, RELAY_SUB_ID_INVALID, INVALID_ARGUMENT (a COUNT with this id already waits there)
+    pool._machine.count(n, conn.idx, subId, list, now, timeout === Infinity ? -1 : now + timeout);
+  } catch (err) {
+    waits.delete(n);
     pool._release(conn);
+    throw err;
   }
+  if (signal) {
+    entry.onAbort = () => {
+      if (pool._closed || !waits.has(n)) return;
+      pool._machine.abortCount(n);
+      pool._run();
+    };
+    signal.addEventListener('abort', entry.onAbort, { once: true });
+  }
+  pool._run();
+  return done;
 }
 
-// The core reads count and approximate; the optional NIP-45 `hll` field is read here from the
-// (small) COUNT frame, kept only when it has the 256 registers' 512 lowercase hex digits.
-function hllOf(frame) {
-  try {
-    const hll = JSON.parse(frame)[2]?.hll;
-    return typeof hll === 'string' && /^[0-9a-f]{512}$/.test(hll) ? hll : undefined;
-  } catch {
-    return undefined;
+/** The pool's count-done action: the COUNT's result, or its error. */
+export function countDone(pool, a) {
+  const entry = pool._counts?.get(a.countId);
+  if (!entry) return;
+  pool._counts.delete(a.countId);
+  entry.signal?.removeEventListener('abort', entry.onAbort);
+  const { conn } = entry;
+  if (a.code === undefined) {
+    const out = { count: a.count, approximate: a.approximate };
+    if (a.hll !== undefined) out.hll = a.hll;
+    entry.resolve(out);
+  } else if (a.code === 'ABORTED') {
+    entry.reject(abortError(entry.signal));
+  } else {
+    const detail = a.detail || `${conn.url}: ${conn.lastError ? conn.lastError.message : 'could not connect'}`;
+    const err = new NostrError(a.code, detail);
+    if (a.reason !== undefined) err.reason = a.reason;
+    entry.reject(err);
   }
+  if (!pool._closed) pool._release(conn);
 }
 
 /** Merges NIP-45 HyperLogLog registers (hex): the maximum of each register. */

@@ -318,9 +318,23 @@ export class SubscriptionMachine {
     this._c.relaySubsAbortPublish(this._h, id);
   }
 
-  /** The pool is closing: every publish settles 'aborted' (POOL_CLOSED). */
+  /** The pool is closing: every publish settles 'aborted' and every COUNT ends (POOL_CLOSED). */
   closePublishes() {
     this._c.relaySubsClosePublishes(this._h);
+  }
+
+  // --- NIP-45 COUNT (src/relay/subscriptions_count.cpp): send, connect, authenticate and
+  // count-done actions name the COUNT (countId).
+
+  /** Asks relay index `relay` to count `filters` under `subId`; deadlineMs -1: none. */
+  count(id, relay, subId, filters, nowMs, deadlineMs) {
+    const code = this._c.relaySubsCount(this._h, id, relay, subId, JSON.stringify(filters), nowMs, deadlineMs);
+    if (code !== 0) throwLastError();
+  }
+
+  /** The caller's signal aborted COUNT `id` (a count-done action with ABORTED). */
+  abortCount(id) {
+    this._c.relaySubsAbortCount(this._h, id);
   }
 
   /** Whether the pool has a signer (without one, auth-required refuses a publish). */

@@ -17,13 +17,12 @@ import {
   OK,
   NOTICE,
   AUTH,
-  FLAG,
   COUNT as COUNT_FRAME,
   dropReasonOf,
   relayConstants,
 } from './machine.js';
 import { fetchRelayInfo } from './nip11.js';
-import { countKey } from './count.js';
+import { countDone } from './count.js';
 import { isReady } from '../core.js';
 import { Subscription } from './subscription.js';
 import { CLOSED, Clock, abortError } from './wait.js';
@@ -340,6 +339,9 @@ export class RelayPool {
       case 'settle':
         this._settle(a);
         break;
+      case 'count-done':
+        countDone(this, a);
+        break;
       case 'eose':
         this._subs.get(a.subId)?._eose();
         break;
@@ -504,13 +506,9 @@ export class RelayPool {
       return;
     }
     switch (type) {
-      case CLOSED_FRAME: {
-        // The machine decided what the CLOSED means for a subscription (actions); a pending
-        // COUNT (count.js) is not one of its subscriptions.
-        const d = last();
-        this._countWaits?.get(countKey(conn, d.subId))?.fire({ closed: d });
+      case CLOSED_FRAME:
+        // The machine decided what the CLOSED means for a subscription or a COUNT (actions).
         break;
-      }
       case DROPPED: {
         const reason = dropReasonOf(packed);
         if (reason === 'unknown-subscription' || this._has('drop')) {
@@ -527,12 +525,9 @@ export class RelayPool {
       case AUTH:
         // The core keeps the challenge and answers it when asked to (or at once: eagerAuth).
         break;
-      case COUNT_FRAME: {
-        // The answer to a count (count.js); a COUNT nobody waits for is ignored.
-        const d = last();
-        this._countWaits?.get(countKey(conn, d.subId))?.fire({ count: d.count, approximate: (packed & FLAG) !== 0, frame: data });
+      case COUNT_FRAME:
+        // The answer to a COUNT: a count-done action (count.js); one nobody waits for is ignored.
         break;
-      }
       default:
         break;
     }
@@ -741,7 +736,10 @@ export class RelayPool {
     if (this._machine) {
       // Every publish settles 'aborted' (POOL_CLOSED).
       this._machine.closePublishes();
-      for (const a of this._machine.actions()) if (a.type === 'settle') this._settle(a);
+      for (const a of this._machine.actions()) {
+        if (a.type === 'settle') this._settle(a);
+        else if (a.type === 'count-done') countDone(this, a);
+      }
     }
     for (const sub of [...this._subs.values()]) this._closeSubscription(sub, { relay: '', reason: 'closed', message: 'pool closed' });
     this._abort.abort();

@@ -97,7 +97,7 @@ result<relay_message> decode_relay_json(const json& a) {
     if (!sub) return sub.err();
     const json& body = a[2];
     if (!body.is_object()) return make_error(errc::relay_frame_type, "COUNT result must be a JSON object");
-    relay_count out{**sub, 0, false};
+    relay_count out{**sub, 0, false, {}};
     auto c = body.find("count");
     if (c == body.end() || !as_count(*c, out.count))
       return make_error(errc::relay_frame_type, "COUNT result needs a non-negative integer count");
@@ -105,6 +105,11 @@ result<relay_message> decode_relay_json(const json& a) {
     if (ap != body.end()) {
       if (!ap->is_boolean()) return make_error(errc::relay_frame_type, "COUNT approximate must be true or false");
       out.approximate = ap->get<bool>();
+    }
+    auto hll = body.find("hll");
+    if (hll != body.end() && hll->is_string()) {
+      const auto& h = hll->get_ref<const std::string&>();
+      if (h.size() == 512 && hex::is_lower_hex(h, 256)) out.hll = h;
     }
     return relay_message{std::move(out)};
   }

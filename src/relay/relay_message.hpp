@@ -43,6 +43,7 @@ struct relay_count {
   std::string sub_id;
   std::int64_t count = 0;
   bool approximate = false;
+  std::string hll;  // NIP-45 HyperLogLog registers: 512 lowercase hex digits, or empty
 };
 
 using relay_message =
@@ -50,7 +51,8 @@ using relay_message =
 
 // Decodes one frame. Errors as decode_client_message, with "REQ" and "CLOSE" unknown here. The
 // event is not verified; the OK event id must be 64 lowercase hex (the pool matches it to what it
-// published); a COUNT result needs a non-negative integer "count".
+// published); a COUNT result needs a non-negative integer "count" (an "hll" that is not 256
+// registers in lowercase hex is left out, not an error: it is an optional hint).
 result<relay_message> decode_relay_message(std::string_view frame, std::size_t max_frame_bytes = 0);
 
 // Encoders. Those taking a sub id refuse one that is empty or over 64 characters, encode_ok an id

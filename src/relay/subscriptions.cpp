@@ -191,7 +191,10 @@ outcome subscriptions::dispatch(std::string_view relay, relay_message&& msg, con
       self.auth_on_challenge(relay);
       return std::move(m);
     }
-    outcome operator()(relay_count& m) { return std::move(m); }
+    outcome operator()(relay_count& m) {
+      self.cnt_on_count(relay, m);  // the answer to our COUNT (subscriptions_count.cpp): a count_done action
+      return std::move(m);
+    }
   };
   return std::visit(visitor{*this, relay, verified}, msg);
 }
@@ -327,6 +330,8 @@ outcome subscriptions::on_closed(std::string_view relay, relay_closed&& m) {
   subscription* s = find(m.sub_id);
   relay_entry* r = s ? s->find_relay(relay) : nullptr;
   if (!r || !is_open(r->state)) {
+    // A COUNT's CLOSED (subscriptions_count.cpp): the refusal is a count_done or AUTH action.
+    if (cnt_on_closed(relay, m)) return closed{std::move(m.sub_id), std::string(relay), std::move(m.status), false};
     if (is_probe(m.sub_id)) return closed{std::move(m.sub_id), std::string(relay), std::move(m.status), true};
     return make_dropped(drop_reason::unknown_subscription, std::move(m.sub_id), relay, {},
                         make_error(errc::relay_subscription_unknown,

@@ -115,6 +115,8 @@ enum class action_type : std::uint8_t {
   sign_auth,    // sign the AUTH template for `challenge` (created_at), then auth_signed(round)
   auth_status,  // `relay`'s connection is now `state` (authenticating, open, auth-required): code, detail, pubkey
   auth_done,    // the AUTH asked for on `relay` ended: accepted or not
+  // NIP-45 (subscriptions_count.cpp); `count_id` names the COUNT.
+  count_done,  // the COUNT is over: count (approximate, hll), or code and detail (reason, status)
 };
 const char* action_type_name(action_type t);
 
@@ -144,6 +146,11 @@ struct action {
   std::string state;            // auth_status
   std::string pubkey;           // auth_status open: the key the relay accepted
   bool accepted = false;        // auth_done
+  // NIP-45: send, connect, authenticate and count_done name the COUNT.
+  std::uint64_t count_id = 0;
+  std::int64_t count = -1;      // count_done: the relay's count (-1: none, see code)
+  bool approximate = false;     // count_done
+  std::string hll;              // count_done: the relay's HyperLogLog registers, when it sent them
 };
 
 struct close_action {
@@ -253,7 +260,7 @@ class subscriptions {
   // Settles every relay of `id` not settled yet (the caller's signal aborted): code, detail.
   void cancel_publish(std::uint64_t id, publish_status status, std::string_view code, std::string_view detail);
   // Settles every publish: the pool is closing (aborted, POOL_CLOSED).
-  void close_publishes();
+  void close_publishes();  // and every COUNT
   // Whether the pool has a signer for NIP-42 AUTH (without one, auth-required is a rejection).
   void set_can_authenticate(bool yes) { can_authenticate_ = yes; }
 
@@ -272,6 +279,19 @@ class subscriptions {
     auth_timeout_ms_ = timeout_ms;
   }
   std::size_t publishes() const { return pubs_.size(); }
+
+  // --- NIP-45 COUNT (subscriptions_count.cpp; times in ms). One COUNT on one relay: sent when
+  // the relay is connected (otherwise: connect, and wait), answered by the relay's COUNT (count_done
+  // with the count) or CLOSED (RELAY_CLOSED; auth-required, or restricted after a challenge, asks
+  // for AUTH once and sends again). Not answered: RELAY_UNREACHABLE before the frame went out,
+  // RELAY_CONNECTION_LOST when the connection dropped after it, RELAY_TIMEOUT at deadline_ms (-1:
+  // none). One count_done per COUNT. INVALID_ARGUMENT: id 0 or in use, a COUNT with this sub id
+  // already waiting on this relay; the sub id and filter errors of encode_count.
+  result<void> count(std::uint64_t id, const std::string& sub_id, const std::vector<filter>& filters,
+                     std::string_view relay, std::int64_t now_ms, std::int64_t deadline_ms);
+  // Ends COUNT `id` if it is still waiting (the caller's signal aborted): code, detail.
+  void cancel_count(std::uint64_t id, std::string_view code, std::string_view detail);
+  std::size_t counts() const { return counts_.size(); }
 
   // --- Queries.
   bool contains(std::string_view sub_id) const;
@@ -386,6 +406,33 @@ class subscriptions {
   bool pub_wants_relay(std::string_view relay) const;
   void pub_forget_settled();
 
+  // One COUNT (subscriptions_count.cpp).
+  enum class count_stage : std::uint8_t { wait_open, wait_answer, wait_auth };
+  struct count_state {
+    std::string url;
+    std::string sub_id;
+    std::string frame;
+    std::int64_t deadline = -1;
+    count_stage stage = count_stage::wait_open;
+    bool sent = false;
+    bool auth_tried = false;
+    bool done = false;          // count_done went out; erased by cnt_forget_done
+    machine_message closed_by;  // the CLOSED that asked for AUTH
+  };
+  void cnt_send(std::uint64_t id, count_state& c);
+  void cnt_done(std::uint64_t id, count_state& c, std::string code, std::string detail);
+  void cnt_refused(std::uint64_t id, count_state& c, const machine_message& status);
+  bool cnt_on_count(std::string_view relay, relay_count& m);
+  bool cnt_on_closed(std::string_view relay, const relay_closed& m);
+  void cnt_connected(std::string_view relay);
+  void cnt_disconnected(std::string_view relay, bool reconnecting);
+  void cnt_auth_result(std::string_view relay, bool accepted);
+  void cnt_remove_relay(std::string_view relay);
+  void cnt_timeout(std::int64_t now_ms);
+  void cnt_next_deadline(std::optional<std::int64_t>& best) const;
+  bool cnt_wants_relay(std::string_view relay) const;
+  void cnt_forget_done();
+
   relay_conn& conn(std::string_view relay);
   const relay_conn* find_conn(std::string_view relay) const;
   std::vector<std::string> managed_on(std::string_view relay) const;  // in subscribe order
@@ -408,6 +455,7 @@ class subscriptions {
   std::uint64_t rng_;
   std::int64_t now_ms_ = 0;  // of the frame being fed
   std::map<std::uint64_t, pub_state> pubs_;  // by id: settles go out in publish order
+  std::map<std::uint64_t, count_state> counts_;  // by id; a finished COUNT is erased
   bool can_authenticate_ = false;
   bool eager_auth_ = false;
   std::int64_t auth_timeout_ms_ = kAuthTimeoutMs;

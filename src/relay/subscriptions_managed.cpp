@@ -45,6 +45,7 @@ const char* action_type_name(action_type t) {
     case action_type::sign_auth: return "sign-auth";
     case action_type::auth_status: return "auth-status";
     case action_type::auth_done: return "auth-done";
+    case action_type::count_done: return "count-done";
   }
   return "send";
 }
@@ -278,6 +279,7 @@ void subscriptions::relay_connected(std::string_view relay, std::int64_t now_ms)
     try_send(it->first, it->second, *r, now_ms);
   }
   pub_connected(relay);  // after the REQs, as a pool has always sent them
+  cnt_connected(relay);
 }
 
 void subscriptions::relay_disconnected(std::string_view relay, bool reconnecting) {
@@ -304,6 +306,7 @@ void subscriptions::relay_disconnected(std::string_view relay, bool reconnecting
     }
   }
   pub_disconnected(relay, reconnecting);
+  cnt_disconnected(relay, reconnecting);
 }
 
 void subscriptions::remove_relay(std::string_view relay, std::string_view message) {
@@ -315,6 +318,7 @@ void subscriptions::remove_relay(std::string_view relay, std::string_view messag
       close_on_relay(it->first, it->second, *r, local(reason_code::unknown, std::string(message)), {}, "closed");
   }
   pub_remove_relay(relay);
+  cnt_remove_relay(relay);
   forget_relay(relay);
 }
 
@@ -339,6 +343,7 @@ void subscriptions::auth_result(std::string_view relay, bool accepted, std::int6
       close_on_relay(it->first, it->second, *r, r->closed_by, {});
   }
   pub_auth_result(relay, accepted);
+  cnt_auth_result(relay, accepted);
 }
 
 const std::string* subscriptions::challenge(std::string_view relay) const {
@@ -401,6 +406,7 @@ void subscriptions::handle_timeout(std::int64_t now_ms) {
     }
   }
   pub_timeout(now_ms);
+  cnt_timeout(now_ms);
   auth_timeout(now_ms);
 }
 
@@ -416,6 +422,7 @@ std::optional<std::int64_t> subscriptions::next_deadline() const {
       if (r.retry_at) take(r.retry_at);
   }
   pub_next_deadline(best);
+  cnt_next_deadline(best);
   auth_next_deadline(best);
   return best;
 }
@@ -424,7 +431,7 @@ bool subscriptions::wants_relay(std::string_view relay) const {
   for (const auto& [id, s] : subs_)
     if (const relay_entry* r = s.managed ? s.find_relay(relay) : nullptr; r && r->state != relay_sub_state::closed)
       return true;
-  return pub_wants_relay(relay);
+  return pub_wants_relay(relay) || cnt_wants_relay(relay);
 }
 
 }  // namespace nostr::relay

@@ -221,6 +221,7 @@ void subscriptions::cancel_publish(std::uint64_t id, publish_status status, std:
 
 void subscriptions::close_publishes() {
   while (!pubs_.empty()) cancel_publish(pubs_.begin()->first, publish_status::aborted, "POOL_CLOSED", "the pool was closed");
+  while (!counts_.empty()) cancel_count(counts_.begin()->first, "POOL_CLOSED", "the pool was closed");
 }
 
 void subscriptions::pub_timeout(std::int64_t now_ms) {

@@ -14,7 +14,10 @@
 //     and the machine forgets a publish once every relay settled;
 //   - NIP-42: one AUTH in flight per relay (a second authenticate() joins it), the signer asked
 //     and the AUTH frame sent only while one is in flight and connected, each in-flight AUTH
-//     ends with one auth-done.
+//     ends with one auth-done;
+//   - NIP-45 COUNT (with COUNT answers and CLOSEDs naming its ids): one count_done per COUNT,
+//     nothing for it after that, its frame only to a connected relay, and the machine forgets a
+//     COUNT once it ended.
 #include <algorithm>
 #include <map>
 #include <set>
@@ -77,6 +80,9 @@ struct harness {
   int next_id = 0;
   std::uint64_t next_pub = 0;
   std::map<std::uint64_t, std::set<int>> unsettled;  // publish -> relays not settled yet
+  std::uint64_t next_count = 0;
+  std::map<std::uint64_t, int> counting;  // COUNT -> its relay, until its count_done
+  std::vector<std::string> count_ids;     // sub ids of COUNTs asked (answers may name them)
   bool in_flight[2] = {false, false};                 // an AUTH started and not done
   std::optional<action> to_sign[2];                   // the last sign-auth not answered
   std::string auth_id[2];                             // the id of the last AUTH event sent
@@ -95,6 +101,10 @@ struct harness {
     for (const auto& a : actions) {
       if (a.publish != 0) {
         check_publish(a);
+        continue;
+      }
+      if (a.count_id != 0) {
+        check_count(a);
         continue;
       }
       if (check_auth(a)) continue;
@@ -173,7 +183,27 @@ struct harness {
     }
   }
 
+  // NIP-45: nothing for a COUNT after its count_done, which comes once; a COUNT frame only to a
+  // connected relay; a count only with no error code.
+  void check_count(const action& a) {
+    const int r = relay_index(a.relay);
+    auto it = counting.find(a.count_id);
+    FUZZ_CHECK(it != counting.end() && it->second == r);
+    switch (a.type) {
+      case action_type::send:
+        FUZZ_CHECK(connected[r]);
+        FUZZ_CHECK(a.frame.rfind("[\"COUNT\"", 0) == 0);
+        break;
+      case action_type::count_done:
+        FUZZ_CHECK(a.code.empty() == (a.count >= 0));
+        counting.erase(it);
+        break;
+      default: break;
+    }
+  }
+
   std::string pick_id(std::uint8_t b) {
+    if (b % 8 == 6 && !count_ids.empty()) return count_ids[b % count_ids.size()];
     if (b % 8 == 7 || live_ids.empty()) return b % 2 ? "unknown" : std::string(kProbePrefix) + "1";
     return live_ids[b % live_ids.size()];
   }
@@ -181,7 +211,7 @@ struct harness {
   std::string frame(input& in) {
     const std::uint8_t kind = in.next();
     const std::string id = pick_id(in.next());
-    switch (kind % 7) {
+    switch (kind % 8) {
       case 0:
       case 1: {
         auto f = encode_relay_event(id, events()[in.next() % events().size()]);
@@ -205,6 +235,10 @@ struct harness {
           return f ? *f : std::string("[]");
         }
         auto f = encode_ok(events()[b % events().size()].id, b % 5 == 0, b % 5 == 0 ? "" : kReasons[in.next() % 10]);
+        return f ? *f : std::string("[]");
+      }
+      case 6: {
+        auto f = encode_count_result(id, in.next(), in.next() % 2);
         return f ? *f : std::string("[]");
       }
       default: return std::string(in.in.substr(0, in.next() % 16));
@@ -275,6 +309,21 @@ struct harness {
         if (connected[r]) (void)subs.probe(relay);
         break;
       case 11: {
+        if (in.next() % 3 == 0) {
+          // A COUNT; sometimes with the id of one asked before (refused while that one waits there).
+          const std::uint8_t b = in.next();
+          const std::string sub = b % 4 == 0 && !count_ids.empty() ? count_ids[b % count_ids.size()]
+                                                                  : "k" + std::to_string(next_count + 1);
+          const std::uint8_t d = in.next();
+          const std::int64_t deadline = d % 4 == 0 ? -1 : now + d * 20;
+          std::vector<filter> filters(1);
+          filters[0].kinds = std::vector<std::int64_t>{1};
+          if (subs.count(next_count + 1, sub, filters, relay, now, deadline).ok()) {
+            counting[++next_count] = r;
+            count_ids.push_back(sub);
+          }
+          break;
+        }
         const std::uint64_t id = ++next_pub;
         const std::uint8_t mask = in.next() % 3;
         std::vector<std::string> rs;
@@ -320,6 +369,7 @@ struct harness {
           subs.close_publishes();
           check(subs.take_actions());
           FUZZ_CHECK(unsettled.empty() && subs.publishes() == 0);
+          FUZZ_CHECK(counting.empty() && subs.counts() == 0);
         }
         break;
       default:
@@ -335,6 +385,7 @@ struct harness {
     }
     check(subs.take_actions(), unsubscribed);
     FUZZ_CHECK(subs.publishes() == unsettled.size());  // forgotten exactly when all settled
+    FUZZ_CHECK(subs.counts() == counting.size());      // and a COUNT when it ended
   }
 };
 
