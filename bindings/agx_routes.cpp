@@ -12,7 +12,6 @@
 
 #include "event/event_json.hpp"
 #include "agx_helpers.hpp"
-#include "protocols/agx/poll_schedule.hpp"
 #include "protocols/agx/relay_routes.hpp"
 #include "support.hpp"
 
@@ -88,22 +87,6 @@ class relay_routes_binding {
   std::optional<agx::relay_routes> routes_;
 };
 
-// One entry point: event 0 a request of ours opened, 1 a poll started, 2 a poll finished (with
-// pending_open). Returns the next deadline (ms on the host's clock), or -1 for none.
-class poll_schedule_binding {
- public:
-  poll_schedule_binding(double idle_ms, double pending_ms) : s_(ms(idle_ms), ms(pending_ms)) {}
-  double on(int event, double now_ms, bool pending_open) {
-    if (event == 0) s_.request_opened(ms(now_ms));
-    else if (event == 1) s_.poll_started();
-    else s_.poll_finished(ms(now_ms), pending_open);
-    return static_cast<double>(s_.deadline());
-  }
-
- private:
-  agx::poll_schedule s_;
-};
-
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(agx_routes) {
@@ -114,9 +97,6 @@ EMSCRIPTEN_BINDINGS(agx_routes) {
       .function("select", &relay_routes_binding::select)
       .function("remember", &relay_routes_binding::remember)
       .function("pollRelays", &relay_routes_binding::poll_relays);
-  emscripten::class_<poll_schedule_binding>("AgxPollSchedule")
-      .constructor<double, double>()
-      .function("on", &poll_schedule_binding::on);
 }
 
 }  // namespace nostr::bindings
