@@ -5,7 +5,6 @@
 // Lists and events cross as JSON text; times as numbers (seconds for the cache, ms for the timer).
 #include <emscripten/bind.h>
 
-#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,8 +20,6 @@ namespace {
 using json = dom::value;
 using agx_glue::events_of;
 using agx_glue::string_list;
-
-std::int64_t ms(double v) { return std::isfinite(v) ? static_cast<std::int64_t>(v) : 0; }
 
 std::string list_json(const std::vector<std::string>& v) {
   json j = json::array();
