@@ -570,16 +570,6 @@ class endpoint_binding {
     };
     return inbound_json(ep_.receive(*w, provider, hex::encode(me->public_key()), ms_of(now_ms), verified)).dump();
   }
-  // The same with the recipient's secret key in the secret slot.
-  std::string receive_with_secret(const std::string& wrap_json, double now_ms, bool verified) {
-    secret32 sk = take_secret();
-    auto w = read_event(wrap_json);
-    if (!w) return failed(agx::inbound_verdict::invalid, w.err());
-    auto pub = crypto::xonly_public_key(sk.b);
-    if (!pub) return failed(agx::inbound_verdict::retry, pub.err());
-    auto provider = [&sk](const bytes32& peer) { return nip44::get_conversation_key(sk.b, peer); };
-    return inbound_json(ep_.receive(*w, provider, hex::encode(*pub), ms_of(now_ms), verified)).dump();
-  }
   // An external signer's key: the checks before decrypting ("processed": go on and open it) ...
   std::string before_open(const std::string& wrap_json, const std::string& me, double now_ms, bool verified) {
     auto w = read_event(wrap_json);
@@ -795,7 +785,6 @@ class replay_guard_binding {
     for (const auto& e : store_.take_journal()) j.push_back(json::array({hex::encode(e.id), e.expires_at}));
     return j.dump();
   }
-  bool journal_overflowed() const { return store_.journal_overflowed(); }
 
  private:
   agx::memory_seen_store store_;
@@ -845,7 +834,6 @@ EMSCRIPTEN_BINDINGS(agx) {
       .function("setKeepUnknownContentTypes", &endpoint_binding::set_keep_unknown_content_types)
       .function("setTaskLimits", &endpoint_binding::set_task_limits)
       .function("receiveWithHandle", &endpoint_binding::receive_with_handle)
-      .function("receiveWithSecret", &endpoint_binding::receive_with_secret)
       .function("beforeOpen", &endpoint_binding::before_open)
       .function("opened", &endpoint_binding::opened)
       .function("openFailed", &endpoint_binding::open_failed)
@@ -894,8 +882,7 @@ EMSCRIPTEN_BINDINGS(agx) {
       .function("prune", &replay_guard_binding::prune)
       .function("snapshot", &replay_guard_binding::snapshot)
       .function("loadSnapshot", &replay_guard_binding::load_snapshot)
-      .function("takeJournal", &replay_guard_binding::take_journal)
-      .function("journalOverflowed", &replay_guard_binding::journal_overflowed);
+      .function("takeJournal", &replay_guard_binding::take_journal);
 }
 
 }  // namespace nostr::bindings

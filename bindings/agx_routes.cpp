@@ -5,14 +5,12 @@
 // Lists and events cross as JSON text; times as numbers (seconds for the cache, ms for the timer).
 #include <emscripten/bind.h>
 
-#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "event/event_json.hpp"
 #include "agx_helpers.hpp"
-#include "protocols/agx/poll_schedule.hpp"
 #include "protocols/agx/relay_routes.hpp"
 #include "support.hpp"
 
@@ -22,8 +20,6 @@ namespace {
 using json = dom::value;
 using agx_glue::events_of;
 using agx_glue::string_list;
-
-std::int64_t ms(double v) { return std::isfinite(v) ? static_cast<std::int64_t>(v) : 0; }
 
 std::string list_json(const std::vector<std::string>& v) {
   json j = json::array();
@@ -88,22 +84,6 @@ class relay_routes_binding {
   std::optional<agx::relay_routes> routes_;
 };
 
-// One entry point: event 0 a request of ours opened, 1 a poll started, 2 a poll finished (with
-// pending_open). Returns the next deadline (ms on the host's clock), or -1 for none.
-class poll_schedule_binding {
- public:
-  poll_schedule_binding(double idle_ms, double pending_ms) : s_(ms(idle_ms), ms(pending_ms)) {}
-  double on(int event, double now_ms, bool pending_open) {
-    if (event == 0) s_.request_opened(ms(now_ms));
-    else if (event == 1) s_.poll_started();
-    else s_.poll_finished(ms(now_ms), pending_open);
-    return static_cast<double>(s_.deadline());
-  }
-
- private:
-  agx::poll_schedule s_;
-};
-
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(agx_routes) {
@@ -114,9 +94,6 @@ EMSCRIPTEN_BINDINGS(agx_routes) {
       .function("select", &relay_routes_binding::select)
       .function("remember", &relay_routes_binding::remember)
       .function("pollRelays", &relay_routes_binding::poll_relays);
-  emscripten::class_<poll_schedule_binding>("AgxPollSchedule")
-      .constructor<double, double>()
-      .function("on", &poll_schedule_binding::on);
 }
 
 }  // namespace nostr::bindings

@@ -112,10 +112,6 @@ class client_run_binding {
 
   std::string text() const { return run_.text(); }
   bool degraded() const { return run_.degraded(); }
-  int next_missing_seq() const {
-    auto m = run_.next_missing_seq();
-    return m ? static_cast<int>(*m) : -1;
-  }
   val terminal() const {
     const auto& t = run_.terminal();
     if (!t) return val::null();
@@ -251,7 +247,6 @@ EMSCRIPTEN_BINDINGS(nip_xx) {
       .function("terminalGrace", &client_run_binding::terminal_grace)
       .function("text", &client_run_binding::text)
       .function("degraded", &client_run_binding::degraded)
-      .function("nextMissingSeq", &client_run_binding::next_missing_seq)
       .function("terminal", &client_run_binding::terminal);
   emscripten::function("nipxxDefaultInfo", &nipxx_default_info);
   emscripten::function("nipxxPromptEvent", &nipxx_prompt_event);

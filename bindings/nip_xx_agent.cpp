@@ -62,7 +62,6 @@ class agent_run_binding {
     return outgoing_val(result<outgoing>(std::move(*out)));
   }
   bool finished() const { return run_.finished(); }
-  bool cancel_requested() const { return run_.cancel_requested(); }
 
  private:
   static info_payload info_or_default(const std::string& json) {
@@ -119,12 +118,6 @@ class admission_binding {
     return o;
   }
 
-  bool set_info(const std::string& info_json) {
-    auto info = parse_info(info_json);
-    if (!info) return false;
-    gate_.set_info(std::move(*info));
-    return true;
-  }
 
  private:
   static val rejected(const rejection& r) {
@@ -236,12 +229,6 @@ class inbox_binding {
 // ai.info as the agent publishes it: {kind, tags, plaintext (the content)}, or undefined.
 val nipxx_info_event(const std::string& d, const std::string& info_json) { return outgoing_val(info_event(d, info_json)); }
 
-// The info as the agent advertises it (canonical JSON), or undefined when invalid.
-val nipxx_normalize_info(const std::string& json) {
-  auto info = parse_info(json);
-  if (!info) return fail(info.err());
-  return val(to_json(*info));
-}
 
 }  // namespace
 
@@ -254,14 +241,12 @@ EMSCRIPTEN_BINDINGS(nip_xx_agent) {
       .function("respond", &agent_run_binding::respond)
       .function("fail", &agent_run_binding::fail_with)
       .function("cancel", &agent_run_binding::cancel)
-      .function("finished", &agent_run_binding::finished)
-      .function("cancelRequested", &agent_run_binding::cancel_requested);
+      .function("finished", &agent_run_binding::finished);
   emscripten::class_<admission_binding>("NipxxAdmission")
       .constructor<std::string, std::string, val>()
       .function("screen", &admission_binding::screen)
       .function("admit", &admission_binding::admit)
-      .function("runEnded", &admission_binding::run_ended)
-      .function("setInfo", &admission_binding::set_info);
+      .function("runEnded", &admission_binding::run_ended);
   emscripten::class_<inbox_binding>("NipxxAgentInbox")
       .constructor<std::string, double, double>()
       .function("subscribeSince", &inbox_binding::subscribe_since)
@@ -274,7 +259,6 @@ EMSCRIPTEN_BINDINGS(nip_xx_agent) {
       .function("onCancel", &inbox_binding::on_cancel)
       .function("authorizeCancel", &inbox_binding::authorize_cancel)
       .function("takeHeld", &inbox_binding::take_held);
-  emscripten::function("nipxxNormalizeInfo", &nipxx_normalize_info);
   emscripten::function("nipxxInfoEvent", &nipxx_info_event);
 }
 

@@ -116,7 +116,6 @@ void wipe_stack_below(std::size_t n) {
 
 EMSCRIPTEN_BINDINGS(support) {
   emscripten::function("lastError", &last_error);
-  emscripten::function("errorName", +[](int code) { return std::string(errc_name(static_cast<errc>(code))); });
   emscripten::function("scratch", &scratch_ptr);
   emscripten::function("secretSlot", &secret_slot_ptr);
 }
