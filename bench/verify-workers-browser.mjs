@@ -107,6 +107,17 @@ try {
         await new Promise((r) => { const s = pool.subscribe({ kinds: [1], limit: 50 }, { oneose: () => { s.close(); r(); } }); });
         await new Promise((r) => setTimeout(r, 500));
       }
+      // the longest single feed of the pool's batch path (a slice of the workers' answers), diagnosis
+      let feedMax = 0, feedFrames = 0;
+      if (pool) {
+        const feed = pool._feedBatch.bind(pool);
+        pool._feedBatch = (conn, frames, valid) => {
+          const t = performance.now();
+          feed(conn, frames, valid);
+          const d = performance.now() - t;
+          if (d > feedMax) { feedMax = d; feedFrames = frames.length; }
+        };
+      }
       let compilers = [];
       if (mode === 'plain-compile') for (let i = 0; i < 3; i++) compilers.push(new Worker('/js/relay/verify-worker.js', { type: 'module' }));
       await new Promise((r) => setTimeout(r, 100));
@@ -137,11 +148,22 @@ try {
         if (probing) ch.port2.postMessage(0);
       };
       ch.port2.postMessage(0);
+      // a second probe on another task source: a setTimeout(0) chain (clamped to 4 ms when nested)
+      let tgap = 0;
+      let tlast = performance.now();
+      const tick = () => {
+        const t = performance.now();
+        tgap = Math.max(tgap, t - tlast);
+        tlast = t;
+        if (probing) setTimeout(tick, 0);
+      };
+      setTimeout(tick, 0);
       let got = 0;
       let done;
       const all = new Promise((r) => (done = r));
       const t0 = performance.now();
       let sub;
+      let mtPending = false, mtRan = 0, mtLate = 0;
       if (mode === 'idle') {
         // no burst: the probe alone for 600 ms (the machine's own share of the gap)
         setTimeout(done, 600);
@@ -160,7 +182,14 @@ try {
         w.port.onmessage = () => done();
         w.port.start();
       } else if (plain) {
-        ws.onmessage = (e) => { if (e.data.startsWith('["EVENT"') && ++got === N) done(); };
+        // did the previous delivery's microtask run before this one (a checkpoint between them)?
+        ws.onmessage = (e) => {
+          if (mtPending) mtLate++;
+          else mtRan++;
+          mtPending = true;
+          queueMicrotask(() => (mtPending = false));
+          if (e.data.startsWith('["EVENT"') && ++got === N) done();
+        };
         ws.send(JSON.stringify(['REQ', 'burst', { kinds: [1], limit: N }]));
       } else sub = pool.subscribe({ kinds: [1], limit: N }, { onevent: () => { if (++got === N) done(); } });
       await all;
@@ -172,7 +201,7 @@ try {
       out.rounds.push({ mode, round, ms, gap, ours, longTask: observer ? longest : null, longTasks: observer ? longTasks : null,
         inWorkers: pool?._verifier ? pool._verifier.stats.verifiedInWorkers : 0,
         gapFromReq: gapAt - t0, inGap: inGap.length, firstInGap: inGap.length ? inGap[0] - gapAt : null, wsRun, wsRunMs,
-        firstMsg: wsTimes.length ? wsTimes[0] - t0 : null, handlersInGap: handlersIn(gapAt, gapAt + gap) });
+        firstMsg: wsTimes.length ? wsTimes[0] - t0 : null, handlersInGap: handlersIn(gapAt, gapAt + gap), microtasks: { ran: mtRan, late: mtLate }, timerGap: tgap, feedMax, feedFrames });
       for (const w of compilers) w.terminate();
       if (ws) ws.close();
       if (pool) {
