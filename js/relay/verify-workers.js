@@ -17,7 +17,7 @@ import { NostrError } from '../errors.js';
 // stays a short main-thread task.
 const MAX_JOB = 256;
 // Feeding answers to the machine: FEED_SLICE frames at a time, for up to FEED_BUDGET ms per task.
-const FEED_SLICE = 64;
+const FEED_SLICE = 16;
 const FEED_BUDGET = 8;
 // A new task soon (setImmediate in Node; a MessageChannel turn in browsers: no 4 ms clamp).
 const macrotask = (fn) => {
